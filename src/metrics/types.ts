@@ -1,0 +1,60 @@
+// The shape of a metric declaration. Families live one per file; registry.ts collects them.
+import type { MetricRecord, MetricValue } from '../records/types.js';
+
+export type BaseUnit = 'ns' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | 'percent' | 'ratio';
+export type DisplayUnit = 'ms' | 's' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | '%' | 'ratio' | 'ns';
+
+/** Flags, as bits (combine with |). */
+export const MetricFlag = {
+  NONE: 0,
+  STREAMING_ONLY: 1 << 0,
+  PRODUCES_TOKENS_ONLY: 1 << 1,
+  LARGER_IS_BETTER: 1 << 2,
+  /** Exported but not shown in the console tables. */
+  NO_CONSOLE: 1 << 3,
+  /** Computed over error records rather than successful ones. */
+  ERROR_ONLY: 1 << 4,
+  SUPPORTS_REASONING: 1 << 5,
+} as const;
+
+/** Console tables, in display order. Later families add groups after DEFAULT's predecessors. */
+export type ConsoleGroup = 'effective' | 'active' | 'usage' | 'reasoning' | 'default' | 'none';
+
+interface MetricBase {
+  tag: string;
+  header: string;
+  unit: BaseUnit;
+  display: DisplayUnit;
+  flags: number;
+  group: ConsoleGroup;
+  /** Tags this metric reads; they are computed first. */
+  requires: string[];
+}
+
+/** Computed once per record; yields a distribution over records. */
+export interface RecordMetricDef extends MetricBase {
+  kind: 'record';
+  /** Return undefined when the metric cannot be computed for this record ("no value", never 0). */
+  compute(record: MetricRecord, values: ReadonlyMap<string, MetricValue>): MetricValue | undefined;
+}
+
+/** Run-level inputs for aggregate and derived metrics. */
+export interface RunMetricInput {
+  /** Per-tag record values over successful profiling records (flattened lists for list metrics). */
+  distributions: ReadonlyMap<string, readonly number[]>;
+  /** Counts over profiling-phase records. */
+  succeeded: number;
+  errored: number;
+  cancelled: number;
+  /** min(start_ns) and max(end_ns) over profiling records that completed (ok or error). */
+  min_start_ns: bigint | null;
+  max_end_ns: bigint | null;
+}
+
+/** Computed once per run; yields a single value. */
+export interface RunMetricDef extends MetricBase {
+  kind: 'aggregate' | 'derived';
+  compute(run: RunMetricInput, values: ReadonlyMap<string, number>): number | undefined;
+}
+
+export type MetricDef = RecordMetricDef | RunMetricDef;
