@@ -1,0 +1,5 @@
+// The list of CLI commands, in help order.
+import type { CommandModule } from 'yargs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commands: CommandModule<any, any>[] = [];

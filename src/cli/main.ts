@@ -1,0 +1,40 @@
+// CLI entry: wires yargs commands; holds no logic of its own.
+import yargs from 'yargs';
+import { ServebenchError } from '../errors.js';
+import { commands } from './commands.js';
+
+/** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
+export function reportFatal(err: unknown): number {
+  if (err instanceof ServebenchError) {
+    process.stderr.write(`servebench: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const msg = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`servebench: internal error: ${msg}\n`);
+  if (process.env.SERVEBENCH_DEBUG && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+  return 1;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let parser = yargs(argv)
+    .scriptName('servebench')
+    .usage('$0 <command> [options]')
+    .strict()
+    .demandCommand(1, 'a command is required (try: servebench profile)')
+    .recommendCommands()
+    .help()
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      // Bad flag or value: one line naming it, exit code 2.
+      process.stderr.write(`servebench: ${msg.split('\n')[0]}\n`);
+      process.exit(2);
+    });
+  for (const c of commands) parser = parser.command(c);
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    process.exitCode = reportFatal(err);
+  }
+}
