@@ -1,9 +1,11 @@
-// Module init only: each capability lives in its own .h/.cc pair.
+// Module init only: each capability lives in its own .h/.cc pair and
+// registers its exports through one Register* call here.
 #include <napi.h>
+
 #include "sse.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  exports.Set("frameSse", Napi::Function::New(env, servebench::FrameSse, "frameSse"));
+  servebench::RegisterSse(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;
 }

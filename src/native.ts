@@ -10,13 +10,29 @@ export interface SseFrames {
   stamps: BigInt64Array;
   /** `event:` name of each event ('' when absent). */
   types: string[];
-  /** Bytes left after the last complete event (an unterminated event). */
+  /**
+   * Bytes after the last blank line (event boundary): an unterminated final
+   * event, or trailing comments. 0 for a cleanly ended stream; BOM not counted.
+   */
   trailing_bytes: number;
 }
 
 export interface NativeAddon {
   abiVersion: number;
-  frameSse(chunks: Buffer[], stamps: BigInt64Array): SseFrames;
+  /**
+   * Frames one response body (see src/transport/sse.ts, the validating
+   * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
+   */
+  frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+}
+
+/** A wrong argument to a native call, caught on either side of the boundary. */
+export class NativeArgumentError extends TypeError {
+  readonly code = 'SB_NATIVE_BAD_ARG';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NativeArgumentError';
+  }
 }
 
 export class NativeAddonMissingError extends Error {
