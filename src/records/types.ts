@@ -102,6 +102,9 @@ export type MetricValue = number | number[];
 /** A finished record: the raw stamps plus parsed output and its per-record metrics. */
 export interface ProcessedRecord {
   raw: RawRecord;
+  /** Final outcome: the transport's, or an error found while parsing the payloads (parse_error, sse_error). */
+  status: RecordStatus;
+  error: RecordError | null;
   metric_input: MetricRecord;
   responses: ParsedResponse[];
   usage: Usage | null;

@@ -1,0 +1,49 @@
+// RunConfig: validated once from the command line, then read-only for every stage.
+
+export type EndpointType = 'chat' | 'completions';
+export type ExportLevel = 'summary' | 'records' | 'raw';
+export type UiMode = 'auto' | 'none';
+
+export interface MockSettings {
+  ttft_ms: number | null;
+  itl_ms: number | null;
+}
+
+export interface RunConfig {
+  /** Target base URL; null means: start the built-in mock server as a child process. */
+  readonly url: string | null;
+  readonly model: string;
+  readonly endpoint_type: EndpointType;
+  /** Request path, e.g. /v1/chat/completions. */
+  readonly endpoint: string;
+  readonly streaming: boolean;
+  readonly api_key: string | null;
+  /** Extra request headers (lower-cased names). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Merged into every request body. */
+  readonly extra_inputs: Readonly<Record<string, unknown>>;
+
+  readonly concurrency: number;
+  /** Profiling requests to send; null when the run is bounded by duration. */
+  readonly request_count: number | null;
+  readonly benchmark_duration_s: number | null;
+  readonly warmup_request_count: number;
+  readonly request_timeout_s: number;
+
+  readonly isl_mean: number;
+  readonly isl_stddev: number;
+  readonly osl_mean: number | null;
+  readonly osl_stddev: number;
+  readonly random_seed: number;
+
+  readonly tokenizer: string | null;
+  readonly use_server_token_count: boolean;
+
+  /** null: artifacts/<model>-<endpoint>-<mode>-<timestamp> (see resolveArtifactDir). */
+  readonly artifact_dir: string | null;
+  readonly export_level: ExportLevel;
+  readonly ui: UiMode;
+
+  /** Settings for the built-in mock when url is null. */
+  readonly mock: MockSettings;
+}

@@ -1,0 +1,172 @@
+// Turns parsed flags into a RunConfig, or throws InvalidArgumentError naming the flag.
+import path from 'node:path';
+import { InvalidArgumentError } from '../errors.js';
+import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
+import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
+
+/** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
+export interface ProfileFlags {
+  url?: string;
+  model?: string;
+  'endpoint-type'?: string;
+  endpoint?: string;
+  streaming?: boolean;
+  'api-key'?: string;
+  header?: string[];
+  'extra-inputs'?: string[];
+  concurrency?: number;
+  'request-count'?: number;
+  'benchmark-duration'?: number;
+  'warmup-request-count'?: number;
+  'request-timeout-seconds'?: number;
+  isl?: number;
+  'isl-stddev'?: number;
+  osl?: number;
+  'osl-stddev'?: number;
+  'random-seed'?: number;
+  tokenizer?: string;
+  'use-server-token-count'?: boolean;
+  'artifact-dir'?: string;
+  'export-level'?: string;
+  ui?: string;
+  'mock-ttft-ms'?: number;
+  'mock-itl-ms'?: number;
+}
+
+function bad(flag: string, msg: string): never {
+  throw new InvalidArgumentError(`--${flag}: ${msg}`);
+}
+
+function intAtLeast(flag: string, v: number | undefined, min: number, dflt: number): number;
+function intAtLeast(flag: string, v: number | undefined, min: number, dflt: null): number | null;
+function intAtLeast(flag: string, v: number | undefined, min: number, dflt: number | null): number | null {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v)) bad(flag, `expected an integer, got ${String(v)}`);
+  if (v < min) bad(flag, `must be at least ${min}, got ${v}`);
+  return v;
+}
+
+function numAtLeast(flag: string, v: number | undefined, min: number, exclusive: boolean): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) bad(flag, `expected a number, got ${String(v)}`);
+  if (exclusive ? v <= min : v < min) bad(flag, `must be ${exclusive ? 'greater than' : 'at least'} ${min}, got ${v}`);
+  return v;
+}
+
+function oneOf<T extends string>(flag: string, v: string | undefined, allowed: readonly T[], dflt: T): T {
+  if (v === undefined) return dflt;
+  if (!allowed.includes(v as T)) bad(flag, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  return v as T;
+}
+
+export function parseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    bad('url', `not a URL: ${JSON.stringify(raw)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad('url', `only http:// and https:// are supported, got ${u.protocol}`);
+  // Keep origin + base path; endpoint paths are appended to it.
+  return u.toString().replace(/\/+$/, '');
+}
+
+export function parseHeaders(list: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const i = String(item).indexOf(':');
+    if (i <= 0) bad('header', `expected NAME:VALUE, got ${JSON.stringify(String(item).split(':')[0] + (i < 0 ? '' : ':…'))}`);
+    const name = String(item).slice(0, i).trim().toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) bad('header', `invalid header name ${JSON.stringify(name)}`);
+    out[name] = String(item).slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** k:v pairs; v is parsed as JSON when it is valid JSON, else kept as a string. */
+export function parseExtraInputs(list: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const item of list ?? []) {
+    const s = String(item);
+    const i = s.indexOf(':');
+    if (i <= 0) bad('extra-inputs', `expected KEY:VALUE, got ${JSON.stringify(s)}`);
+    const key = s.slice(0, i).trim();
+    const raw = s.slice(i + 1).trim();
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      /* a bare string */
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function timestamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** artifacts/<model>-<endpoint>-<mode>-<timestamp>, unless --artifact-dir was given. */
+export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
+  if (cfg.artifact_dir !== null) return cfg.artifact_dir;
+  const safeModel = (cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
+  return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-concurrency${cfg.concurrency}-${timestamp(now)}`);
+}
+
+export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const url = f.url === undefined ? null : parseUrl(f.url);
+  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
+  let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
+  if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
+  const model = f.model ?? (url === null ? DEFAULTS.model : '');
+  if (f.model !== undefined && f.model.trim() === '') bad('model', 'must not be empty');
+
+  const concurrency = intAtLeast('concurrency', f.concurrency, 1, DEFAULTS.concurrency);
+  const duration = numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ?? null;
+  // A duration bounds the run by time unless a count is also given.
+  const request_count = intAtLeast('request-count', f['request-count'], 1, duration === null ? DEFAULTS.request_count : null);
+  const timeout = numAtLeast('request-timeout-seconds', f['request-timeout-seconds'], 0, true) ?? DEFAULTS.request_timeout_s;
+
+  const isl_mean = intAtLeast('isl', f.isl, 1, DEFAULTS.isl_mean);
+  const isl_stddev = numAtLeast('isl-stddev', f['isl-stddev'], 0, false) ?? DEFAULTS.isl_stddev;
+  const osl_mean = intAtLeast('osl', f.osl, 1, DEFAULTS.osl_mean);
+  const osl_stddev = numAtLeast('osl-stddev', f['osl-stddev'], 0, false) ?? DEFAULTS.osl_stddev;
+  const random_seed = intAtLeast('random-seed', f['random-seed'], 0, DEFAULTS.random_seed);
+
+  const headers = parseHeaders(f.header);
+  const apiKey = f['api-key'] ?? env.OPENAI_API_KEY ?? null;
+  if (apiKey !== null && /[\r\n]/.test(apiKey)) bad('api-key', 'must not contain line breaks');
+
+  const ttft = numAtLeast('mock-ttft-ms', f['mock-ttft-ms'], 0, false) ?? null;
+  const itl = numAtLeast('mock-itl-ms', f['mock-itl-ms'], 0, false) ?? null;
+  if (url !== null && (ttft !== null || itl !== null)) bad('mock-ttft-ms', 'only applies to the built-in mock (no --url)');
+
+  return Object.freeze({
+    url,
+    model,
+    endpoint_type,
+    endpoint,
+    streaming: f.streaming ?? true,
+    api_key: apiKey === '' ? null : apiKey,
+    headers,
+    extra_inputs: parseExtraInputs(f['extra-inputs']),
+    concurrency,
+    request_count,
+    benchmark_duration_s: duration,
+    warmup_request_count: intAtLeast('warmup-request-count', f['warmup-request-count'], 0, DEFAULTS.warmup_request_count),
+    request_timeout_s: timeout,
+    isl_mean,
+    isl_stddev,
+    osl_mean,
+    osl_stddev,
+    random_seed,
+    tokenizer: f.tokenizer ?? null,
+    use_server_token_count: f['use-server-token-count'] ?? false,
+    artifact_dir: f['artifact-dir'] ?? null,
+    export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
+    ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
+    mock: { ttft_ms: ttft, itl_ms: itl },
+  });
+}

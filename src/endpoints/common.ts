@@ -1,0 +1,35 @@
+// Helpers shared by the OpenAI-style adapters.
+import type { RunConfig } from '../config/types.js';
+import type { Turn } from '../records/types.js';
+import { type Payload, PayloadParseError } from './types.js';
+
+export function decodeJson(data: string): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch (err) {
+    throw new PayloadParseError(`invalid JSON in response: ${(err as Error).message}`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new PayloadParseError('response is not a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** An `error` object in a payload (OpenAI, vLLM and SGLang all use this shape). */
+export function errorPayload(o: Record<string, unknown>): Payload | null {
+  if (!('error' in o) || o.error === null || o.error === undefined) return null;
+  const e = o.error as Record<string, unknown> | string;
+  const message = typeof e === 'string' ? e : typeof e.message === 'string' ? e.message : JSON.stringify(e);
+  return { kind: 'error', message };
+}
+
+/** Body fields every OpenAI-style request carries. */
+export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: cfg.model, stream: cfg.streaming };
+  if (turn.max_tokens !== null) body.max_tokens = turn.max_tokens;
+  if (cfg.streaming) body.stream_options = { include_usage: true };
+  return body;
+}
+
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}

@@ -1,0 +1,31 @@
+// Renders a credit into the bytes and headers a transport sends.
+import type { RunConfig } from '../config/types.js';
+import type { Credit } from '../records/types.js';
+import type { PreparedRequest } from '../transport/types.js';
+import type { EndpointAdapter } from './types.js';
+
+export class RequestBuilder {
+  private readonly baseHeaders: Record<string, string>;
+
+  constructor(
+    private readonly cfg: RunConfig,
+    private readonly adapter: EndpointAdapter,
+  ) {
+    this.baseHeaders = {
+      'content-type': 'application/json',
+      accept: cfg.streaming ? 'text/event-stream' : 'application/json',
+      ...cfg.headers,
+    };
+    if (cfg.api_key !== null) this.baseHeaders.authorization = `Bearer ${cfg.api_key}`;
+  }
+
+  build(credit: Credit): PreparedRequest {
+    const body = Buffer.from(JSON.stringify(this.adapter.buildBody(credit.turn, this.cfg)));
+    return {
+      path: this.cfg.endpoint,
+      headers: { ...this.baseHeaders, 'x-request-id': credit.x_request_id },
+      body,
+      streaming: this.cfg.streaming,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+// An endpoint adapter knows one API's request and response shapes, and nothing about transport.
+import type { EndpointType, RunConfig } from '../config/types.js';
+import type { Turn, Usage } from '../records/types.js';
+
+/** One decoded payload: an SSE event's data or a whole non-streaming body. */
+export type Payload =
+  | { kind: 'done' }
+  | { kind: 'error'; message: string }
+  | { kind: 'data'; content: string; reasoning: string; has_choices: boolean; usage: Usage | null };
+
+export interface EndpointAdapter {
+  readonly type: EndpointType;
+  /** The JSON request body for a turn. */
+  buildBody(turn: Turn, cfg: RunConfig): Record<string, unknown>;
+  /** Decode one payload; throws PayloadParseError when it is not valid JSON of the expected shape. */
+  parse(data: string): Payload;
+}
+
+export class PayloadParseError extends Error {
+  readonly code = 'SB_PAYLOAD_PARSE';
+}

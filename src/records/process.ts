@@ -1,0 +1,111 @@
+// RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, count tokens,
+// settle the final status, and compute the per-record metrics.
+import type { EndpointAdapter } from '../endpoints/types.js';
+import { PayloadParseError } from '../endpoints/types.js';
+import { computeRecordMetrics } from '../metrics/compute.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
+import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, Usage } from './types.js';
+
+export interface ProcessorOptions {
+  adapter: EndpointAdapter;
+  tokenizer: TextTokenizer;
+  /** Prefer the server's usage counts over local tokenization. */
+  useServerTokenCount: boolean;
+}
+
+interface Decoded {
+  responses: ParsedResponse[];
+  usage: Usage | null;
+  error: RecordError | null;
+}
+
+export class RecordProcessor {
+  constructor(private readonly opts: ProcessorOptions) {}
+
+  process(raw: RawRecord): ProcessedRecord {
+    const decoded = raw.status === 'ok' ? this.decode(raw) : { responses: [], usage: null, error: null };
+    const error = raw.error ?? decoded.error;
+    const status = raw.status !== 'ok' ? raw.status : error ? 'error' : 'ok';
+    const input = this.metricInput(raw, status === 'ok', decoded);
+    return {
+      raw,
+      status,
+      error,
+      metric_input: input,
+      responses: decoded.responses,
+      usage: decoded.usage,
+      metrics: computeRecordMetrics(input),
+    };
+  }
+
+  private decode(raw: RawRecord): Decoded {
+    const responses: ParsedResponse[] = [];
+    let usage: Usage | null = null;
+    const payloads: [string, bigint][] = raw.streaming
+      ? raw.event_data.map((d, i) => [d, raw.event_ns[i]])
+      : raw.body !== null
+        ? [[raw.body, raw.end_ns]]
+        : [];
+    for (const [data, ns] of payloads) {
+      let p;
+      try {
+        p = this.opts.adapter.parse(data);
+      } catch (err) {
+        if (err instanceof PayloadParseError) {
+          return { responses, usage, error: { type: 'parse_error', message: err.message, http_status: raw.http_status } };
+        }
+        throw err;
+      }
+      if (p.kind === 'done') continue;
+      if (p.kind === 'error') {
+        return { responses, usage, error: { type: 'sse_error', message: p.message, http_status: raw.http_status } };
+      }
+      if (p.usage) usage = p.usage;
+      responses.push({ ns, content: p.content, reasoning: p.reasoning, has_choices: p.has_choices });
+    }
+    if (raw.streaming && payloads.length === 0) {
+      return { responses, usage, error: { type: 'parse_error', message: 'stream ended without any event', http_status: raw.http_status } };
+    }
+    return { responses, usage, error: null };
+  }
+
+  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
+    const token_ns: bigint[] = [];
+    let first_output_ns: bigint | null = null;
+    let content = '';
+    let reasoning = '';
+    for (const r of d.responses) {
+      // A role-only chunk (empty content and reasoning) is not a token.
+      if (r.content === '' && r.reasoning === '') continue;
+      token_ns.push(r.ns);
+      if (first_output_ns === null && r.content !== '') first_output_ns = r.ns;
+      content += r.content;
+      reasoning += r.reasoning;
+    }
+    const tk = this.opts.tokenizer;
+    const turn = raw.credit.turn;
+    let input_tokens: number | null = turn.isl ?? tk.count(turn.prompt);
+    let output_tokens: number | null = valid ? tk.count(content) : null;
+    // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
+    let reasoning_tokens: number | null = valid && reasoning !== '' ? tk.count(reasoning) : null;
+    if (this.opts.useServerTokenCount) {
+      const u = d.usage;
+      input_tokens = u?.prompt_tokens ?? null;
+      reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
+      output_tokens =
+        valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
+    }
+    return {
+      valid,
+      streaming: raw.streaming,
+      credit_issued_ns: raw.credit.credit_issued_ns,
+      start_ns: raw.start_ns,
+      end_ns: raw.end_ns,
+      token_ns,
+      first_output_ns,
+      input_tokens,
+      output_tokens,
+      reasoning_tokens,
+    };
+  }
+}

@@ -1,0 +1,170 @@
+// The default transport: undici's low-level dispatch API, one pool sized to the concurrency.
+// The socket is read on the JS thread, so each chunk is stamped here the moment undici hands it over;
+// SSE framing of the buffered chunks happens in one native call per response.
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import { RequestCancelledError, RequestTimeoutError, statusError, transportError } from './classify.js';
+import { frameSse } from './sse.js';
+import { StampColumn } from './stamps.js';
+import type { PreparedRequest, Transport } from './types.js';
+
+export interface UndiciTransportOptions {
+  baseUrl: string;
+  connections: number;
+  requestTimeoutMs: number;
+}
+
+interface InFlight {
+  abort(reason: Error): void;
+}
+
+export class UndiciTransport implements Transport {
+  readonly name = 'undici';
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly inFlight = new Set<InFlight>();
+
+  constructor(private readonly opts: UndiciTransportOptions) {
+    const u = new URL(opts.baseUrl);
+    this.origin = u.origin;
+    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: opts.connections,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      keepAliveMaxTimeout: 600_000,
+      // Our own timer enforces --request-timeout-seconds over the whole request.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: { timeout: 30_000 },
+    });
+  }
+
+  send(credit: Credit, req: PreparedRequest): Promise<RawRecord> {
+    return new Promise<RawRecord>((resolve) => {
+      const chunks: Buffer[] = [];
+      const stamps = new StampColumn();
+      let status: number | null = null;
+      let bytesReceived = 0;
+      let controller: Dispatcher.DispatchController | null = null;
+      let pendingAbort: Error | null = null;
+      let done = false;
+
+      const finish = (end_ns: bigint, error: RecordError | null) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.inFlight.delete(handle);
+        resolve(this.buildRecord(credit, req, start_ns, end_ns, status, chunks, stamps, bytesReceived, error));
+      };
+      const handle: InFlight = {
+        abort: (reason) => {
+          if (controller) controller.abort(reason);
+          else pendingAbort = reason;
+        },
+      };
+      const timer = setTimeout(
+        () => handle.abort(new RequestTimeoutError(`request timed out after ${this.opts.requestTimeoutMs / 1000} s`)),
+        this.opts.requestTimeoutMs,
+      );
+      this.inFlight.add(handle);
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(ctrl) {
+          controller = ctrl;
+          if (pendingAbort) ctrl.abort(pendingAbort);
+        },
+        onResponseStart(_ctrl, statusCode) {
+          // 1xx informational responses may precede the real one; keep the last.
+          status = statusCode;
+        },
+        onResponseData(_ctrl, chunk) {
+          stamps.push(process.hrtime.bigint());
+          chunks.push(chunk);
+          bytesReceived += chunk.length;
+        },
+        onResponseEnd() {
+          finish(stamps.length > 0 ? stamps.view()[stamps.length - 1] : process.hrtime.bigint(), null);
+        },
+        onResponseError(_ctrl, err) {
+          finish(process.hrtime.bigint(), transportError(err, status));
+        },
+      };
+
+      // start_ns includes any wait for a pooled connection (and connection setup), as a client sees it.
+      const start_ns = process.hrtime.bigint();
+      try {
+        this.pool.dispatch(
+          {
+            origin: this.origin,
+            path: this.basePath + req.path,
+            method: 'POST',
+            headers: req.headers,
+            body: req.body,
+          },
+          handler,
+        );
+      } catch (err) {
+        finish(process.hrtime.bigint(), transportError(err, null));
+      }
+    });
+  }
+
+  private buildRecord(
+    credit: Credit,
+    req: PreparedRequest,
+    start_ns: bigint,
+    end_ns: bigint,
+    status: number | null,
+    chunks: Buffer[],
+    stamps: StampColumn,
+    bytesReceived: number,
+    error: RecordError | null,
+  ): RawRecord {
+    const record: RawRecord = {
+      credit,
+      start_ns,
+      end_ns,
+      http_status: status,
+      status: 'ok',
+      error,
+      streaming: req.streaming,
+      event_data: [],
+      event_ns: [],
+      event_type: [],
+      body: null,
+      bytes_sent: req.body.length,
+      bytes_received: bytesReceived,
+    };
+    const httpErr = error === null && status !== null ? statusError(status, Buffer.concat(chunks).toString('utf8')) : null;
+    if (httpErr) record.error = httpErr;
+    if (record.error) {
+      record.status = record.error.type === 'cancelled' ? 'cancelled' : 'error';
+      record.body = chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
+      // Keep whatever streamed before a mid-stream failure: it is evidence in the raw export.
+      if (req.streaming && status !== null && status < 300) this.frame(record, chunks, stamps);
+      return record;
+    }
+    if (req.streaming) this.frame(record, chunks, stamps);
+    else record.body = Buffer.concat(chunks).toString('utf8');
+    return record;
+  }
+
+  private frame(record: RawRecord, chunks: Buffer[], stamps: StampColumn): void {
+    if (chunks.length === 0) return;
+    const f = frameSse(chunks, stamps.view());
+    record.event_data = f.data;
+    record.event_ns = Array.from(f.stamps);
+    record.event_type = f.types;
+  }
+
+  cancelAll(reason: string): void {
+    for (const h of [...this.inFlight]) h.abort(new RequestCancelledError(reason));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
