@@ -51,10 +51,17 @@ export interface RunMetricInput {
   max_end_ns: bigint | null;
 }
 
+/**
+ * A run-level value. bigint only for absolute CLOCK_MONOTONIC stamps (min/max timestamps), which
+ * can exceed 2^53 ns on a host with months of uptime and must be exported exactly.
+ */
+export type RunValue = number | bigint;
+
 /** Computed once per run; yields a single value. */
 export interface RunMetricDef extends MetricBase {
   kind: 'aggregate' | 'derived';
-  compute(run: RunMetricInput, values: ReadonlyMap<string, number>): number | undefined;
+  /** `values` holds the run metrics computed so far (every run tag in `requires` has a value). */
+  compute(run: RunMetricInput, values: ReadonlyMap<string, RunValue>): RunValue | undefined;
 }
 
 export type MetricDef = RecordMetricDef | RunMetricDef;

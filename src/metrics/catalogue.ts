@@ -1,0 +1,47 @@
+// The metric catalogue: every family's declarations in display order, and the default registry.
+// New families (effective/active, usage, goodput, ...) are appended here.
+import { MetricRegistry } from './registry.js';
+import type { MetricDef } from './types.js';
+import * as s from './streaming.js';
+import * as t from './tokens.js';
+import * as g from './general.js';
+import * as r from './reasoning.js';
+
+/** Declaration order is display order; evaluation order is worked out by the registry. */
+export const defaultMetricDefs: readonly MetricDef[] = [
+  s.timeToFirstToken,
+  s.timeToSecondToken,
+  s.timeToFirstOutputToken,
+  g.requestLatency,
+  s.decodeDuration,
+  s.interTokenLatency,
+  s.interChunkLatency,
+  s.outputTokenThroughputPerUser,
+  s.prefillThroughputPerUser,
+  t.e2eOutputTokenThroughput,
+  t.outputTokenCount,
+  r.reasoningTokenCount,
+  t.outputSequenceLength,
+  t.inputSequenceLength,
+  t.outputTokenThroughput,
+  t.totalTokenThroughput,
+  g.requestThroughput,
+  g.requestCount,
+  g.errorRequestCount,
+  g.requestErrorRate,
+  g.benchmarkDuration,
+  t.totalOutputTokens,
+  r.totalReasoningTokens,
+  t.totalOutputSequenceLength,
+  t.totalInputSequenceLength,
+  g.minRequestTimestamp,
+  g.maxResponseTimestamp,
+];
+
+// Built at module load, so a bad declaration (duplicate, unknown requirement, cycle) fails at startup.
+const shared = new MetricRegistry(defaultMetricDefs);
+
+/** The registry of the default (AIPerf) definitions. */
+export function defaultRegistry(): MetricRegistry {
+  return shared;
+}

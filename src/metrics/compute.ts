@@ -1,0 +1,119 @@
+// Evaluates the registry: per-record metrics for one record, and the run summary over the
+// profiling phase. The metric functions stay pure; the gating rules live here, once.
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
+import { defaultRegistry } from './catalogue.js';
+import type { MetricRegistry } from './registry.js';
+import { distributionStats } from './stats.js';
+import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
+import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
+
+/**
+ * The per-record metrics of one record, in dependency order. A metric is skipped ("no value") when
+ * it is streaming-only and the record is not streaming; when any required tag has no value; when it
+ * is error-only and the record is valid (or the reverse); or when it returns a non-finite number.
+ */
+export function computeRecordMetrics(
+  r: MetricRecord,
+  registry: MetricRegistry = defaultRegistry(),
+): Map<string, MetricValue> {
+  const out = new Map<string, MetricValue>();
+  for (const def of registry.recordMetrics()) {
+    const errorOnly = (def.flags & MetricFlag.ERROR_ONLY) !== 0;
+    if (errorOnly === r.valid) continue;
+    if ((def.flags & MetricFlag.STREAMING_ONLY) !== 0 && !r.streaming) continue;
+    if (!def.requires.every((tag) => out.has(tag))) continue;
+    const value = def.compute(r, out);
+    if (isUsable(value)) out.set(def.tag, value);
+  }
+  return out;
+}
+
+function isUsable(v: MetricValue | undefined): v is MetricValue {
+  if (v === undefined) return false;
+  if (typeof v === 'number') return Number.isFinite(v);
+  return v.length > 0 && v.every(Number.isFinite);
+}
+
+export interface SummarizeOptions {
+  registry?: MetricRegistry;
+}
+
+/**
+ * The run summary over profiling-phase records (warmup excluded). Distributions use the metrics
+ * already computed on each successful record (`record.metrics`, the same values the records export
+ * shows); error and cancelled records are counted but add no values. Run metrics follow, in
+ * dependency order; the result lists only metrics with a value, in display order.
+ */
+export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOptions = {}): MetricsSummary {
+  const registry = opts.registry ?? defaultRegistry();
+  const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
+  const run = runInput(profiling, registry);
+
+  const results = new Map<string, MetricResult>();
+  for (const def of registry.recordMetrics()) {
+    const stats = distributionStats(run.distributions.get(def.tag) ?? []);
+    if (stats) results.set(def.tag, { ...describe(def), kind: 'distribution', stats });
+  }
+
+  const values = new Map<string, RunValue>();
+  for (const def of registry.runMetrics()) {
+    // Run-level requirements must have values; record-level ones are read from the distributions.
+    const ready = def.requires.every((tag) => registry.getMetric(tag)?.kind === 'record' || values.has(tag));
+    if (!ready) continue;
+    const v = def.compute(run, values);
+    if (v === undefined || (typeof v === 'number' && !Number.isFinite(v))) continue;
+    values.set(def.tag, v);
+    const stats = typeof v === 'bigint' ? { avg: Number(v), exact: v } : { avg: v };
+    results.set(def.tag, { ...describe(def), kind: 'single', stats });
+  }
+
+  const metrics: MetricResult[] = [];
+  for (const def of registry.declarationOrder()) {
+    const m = results.get(def.tag);
+    if (m) metrics.push(m);
+  }
+  const counts: RequestCounts = {
+    issued: profiling.length,
+    succeeded: run.succeeded,
+    errored: run.errored,
+    cancelled: run.cancelled,
+  };
+  return { metrics, counts };
+}
+
+function describe(def: MetricDef) {
+  return { tag: def.tag, header: def.header, unit: def.unit, display: def.display, group: def.group, flags: def.flags };
+}
+
+/** Counts, the run window, and each record metric's values over successful records (lists flattened). */
+function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistry): RunMetricInput {
+  const distributions = new Map<string, number[]>();
+  for (const def of registry.recordMetrics()) distributions.set(def.tag, []);
+  let succeeded = 0;
+  let errored = 0;
+  let cancelled = 0;
+  let minStart: bigint | null = null;
+  let maxEnd: bigint | null = null;
+  for (const r of profiling) {
+    const status = r.raw.status;
+    if (status === 'cancelled') {
+      cancelled++;
+      continue;
+    }
+    // Completed requests (ok or error) bound the window: an error still occupied the server.
+    if (minStart === null || r.raw.start_ns < minStart) minStart = r.raw.start_ns;
+    if (maxEnd === null || r.raw.end_ns > maxEnd) maxEnd = r.raw.end_ns;
+    if (status === 'error') {
+      errored++;
+      continue;
+    }
+    succeeded++;
+    for (const [tag, value] of r.metrics) {
+      const list = distributions.get(tag);
+      if (!list) continue;
+      if (typeof value === 'number') list.push(value);
+      else for (const v of value) list.push(v);
+    }
+  }
+  return { distributions, succeeded, errored, cancelled, min_start_ns: minStart, max_end_ns: maxEnd };
+}

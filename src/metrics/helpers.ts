@@ -1,0 +1,41 @@
+// Small numeric helpers shared by the metric families.
+import type { MetricValue } from '../records/types.js';
+import type { RunMetricInput, RunValue } from './types.js';
+
+export const NS_PER_S = 1e9;
+
+/** Difference of two monotonic stamps as a number of ns (differences stay far below 2^53). */
+export function diffNs(later: bigint, earlier: bigint): number {
+  return Number(later - earlier);
+}
+
+/**
+ * A required scalar from the per-record values. The computation loop only calls a metric when
+ * all its requirements have values, so a missing or list value here is a declaration bug.
+ */
+export function scalar(values: ReadonlyMap<string, MetricValue>, tag: string): number {
+  const v = values.get(tag);
+  if (typeof v !== 'number') throw new Error(`metric input '${tag}' is not a scalar`);
+  return v;
+}
+
+/** A required run value as a number (bigint stamps are converted; only differences need exactness). */
+export function runNumber(values: ReadonlyMap<string, RunValue>, tag: string): number {
+  const v = values.get(tag);
+  if (v === undefined) throw new Error(`run metric input '${tag}' has no value`);
+  return typeof v === 'bigint' ? Number(v) : v;
+}
+
+/** Sum of a record metric over successful records; no value when no record had one. */
+export function sumOf(run: RunMetricInput, tag: string): number | undefined {
+  const list = run.distributions.get(tag);
+  if (!list || list.length === 0) return undefined;
+  let total = 0;
+  for (const v of list) total += v;
+  return total;
+}
+
+/** count / duration, per second; no value for an empty or zero-length window. */
+export function perSecond(amount: number, durationNs: number): number | undefined {
+  return durationNs > 0 ? amount / (durationNs / NS_PER_S) : undefined;
+}

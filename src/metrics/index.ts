@@ -1,0 +1,16 @@
+// The metrics module's public surface.
+export { computeRecordMetrics, summarize, type SummarizeOptions } from './compute.js';
+export { defaultRegistry, defaultMetricDefs } from './catalogue.js';
+export { MetricRegistry } from './registry.js';
+export { distributionStats, percentileSorted, PERCENTILES, type PercentileKey } from './stats.js';
+export type {
+  DistributionResult,
+  DistributionStats,
+  MetricResult,
+  MetricsSummary,
+  RequestCounts,
+  SingleResult,
+  SingleStats,
+} from './summary.js';
+export { findMetric } from './summary.js';
+export * from './types.js';

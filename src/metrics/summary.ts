@@ -1,0 +1,51 @@
+// The run summary: what the summarizer produces and every exporter reads.
+// All values are in BASE units (ns, tokens, ...); display conversion happens only at export.
+import type { BaseUnit, ConsoleGroup, DisplayUnit } from './types.js';
+import type { DistributionStats } from './stats.js';
+
+export type { DistributionStats } from './stats.js';
+
+/** A run-level value. `exact` is set when the value is a bigint stamp whose number form may round. */
+export interface SingleStats {
+  avg: number;
+  exact?: bigint;
+}
+
+interface MetricResultBase {
+  tag: string;
+  header: string;
+  unit: BaseUnit;
+  display: DisplayUnit;
+  group: ConsoleGroup;
+  flags: number;
+}
+
+export interface DistributionResult extends MetricResultBase {
+  kind: 'distribution';
+  stats: DistributionStats;
+}
+
+export interface SingleResult extends MetricResultBase {
+  kind: 'single';
+  stats: SingleStats;
+}
+
+export type MetricResult = DistributionResult | SingleResult;
+
+/** Request outcomes over the profiling phase; issued = succeeded + errored + cancelled. */
+export interface RequestCounts {
+  issued: number;
+  succeeded: number;
+  errored: number;
+  cancelled: number;
+}
+
+export interface MetricsSummary {
+  /** Only metrics that have a value, in the catalogue's display order. */
+  metrics: MetricResult[];
+  counts: RequestCounts;
+}
+
+export function findMetric(summary: MetricsSummary, tag: string): MetricResult | undefined {
+  return summary.metrics.find((m) => m.tag === tag);
+}
