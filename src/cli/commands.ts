@@ -1,5 +1,6 @@
 // The list of CLI commands, in help order.
 import type { CommandModule } from 'yargs';
+import { mockCommand } from './mock.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [];
+export const commands: CommandModule<any, any>[] = [mockCommand];

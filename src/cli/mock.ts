@@ -1,0 +1,120 @@
+// `servebench mock`: run the built-in OpenAI-compatible mock server until SIGTERM/SIGINT.
+import type { Argv, CommandModule } from 'yargs';
+import {
+  DEFAULT_LENGTH_MAX,
+  DEFAULT_LENGTH_MIN,
+  FAIL_MODES,
+  MOCK_DEFAULTS,
+  resolveMockOptions,
+  type FailMode,
+} from '../mock/options.js';
+import { startMockServer } from '../mock/server.js';
+import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
+
+interface MockArgs {
+  port: number;
+  host: string;
+  'model-name': string;
+  'ttft-ms': number;
+  'itl-ms': number;
+  'tokens-per-chunk': number;
+  'reasoning-tokens': number;
+  seed: number;
+  'role-chunk-lead-ms': number;
+  'eos-probability': number;
+  'fail-every': number;
+  'fail-rate': number;
+  'fail-mode': string;
+  'record-requests'?: string;
+}
+
+const EPILOG = `Output: words that are each one token (cl100k and similar BPEs), so a client's tokenizer count
+equals the length sent. Length: max_completion_tokens (chat) or max_tokens; without either, a seeded
+length in [${DEFAULT_LENGTH_MIN}, ${DEFAULT_LENGTH_MAX}] (at least min_tokens). --reasoning-tokens come on top of it;
+usage.completion_tokens counts both. Early eos (--eos-probability) only when ignore_eos is false,
+never below min_tokens. prompt_tokens is an estimate: ceil(prompt characters / 4).
+
+Fault injection (generation requests only, counted from 1 in arrival order):
+  http500    500 with a JSON error body
+  http429    429 with a JSON error body and retry-after: 1
+  reset      stream ${RESET_AFTER_CHUNKS} chunks normally, then a TCP reset (non-streaming: reset instead of the body)
+  malformed  an event with invalid JSON after the first chunk; the stream then ends normally
+             (non-streaming: a 200 body of invalid JSON)
+  sse-error  after the first chunk, an event data: {"error": {..., "type": "server_error"}},
+             then [DONE] (non-streaming: a 200 body with that error object)
+  hang       never answers (until the client gives up or the server stops)
+
+Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT".`;
+
+export const mockCommand: CommandModule<object, MockArgs> = {
+  command: 'mock',
+  describe: 'Run the built-in OpenAI-compatible mock server',
+  builder: (y: Argv<object>) =>
+    y
+      .options({
+        port: { type: 'number', default: MOCK_DEFAULTS.port, describe: 'TCP port (0 picks a free one)' },
+        host: { type: 'string', default: MOCK_DEFAULTS.host, describe: 'interface to bind' },
+        'model-name': { type: 'string', default: MOCK_DEFAULTS.modelName, describe: 'model served by /v1/models' },
+        'ttft-ms': { type: 'number', default: MOCK_DEFAULTS.ttftMs, describe: 'time to first token after the request body' },
+        'itl-ms': { type: 'number', default: MOCK_DEFAULTS.itlMs, describe: 'time between chunks (0: as fast as possible)' },
+        'tokens-per-chunk': { type: 'number', default: MOCK_DEFAULTS.tokensPerChunk, describe: 'tokens in each chunk' },
+        'reasoning-tokens': {
+          type: 'number',
+          default: MOCK_DEFAULTS.reasoningTokens,
+          describe: 'chat: tokens of delta.reasoning_content before the content',
+        },
+        seed: { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'seed for text, default lengths, eos and --fail-rate' },
+        'role-chunk-lead-ms': {
+          type: 'number',
+          default: MOCK_DEFAULTS.roleChunkLeadMs,
+          describe: 'send the role-only chunk this long before the first token (0: together)',
+        },
+        'eos-probability': {
+          type: 'number',
+          default: MOCK_DEFAULTS.eosProbability,
+          describe: 'per-token chance to stop early when ignore_eos is false',
+        },
+        'fail-every': { type: 'number', default: MOCK_DEFAULTS.failEvery, describe: 'fault on every Nth generation request (0: off)' },
+        'fail-rate': { type: 'number', default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
+        // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
+        'fail-mode': { type: 'string', default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
+        'record-requests': { type: 'string', describe: 'append each received request to FILE as a JSON line' },
+      })
+      .epilog(EPILOG) as unknown as Argv<MockArgs>,
+  handler: async (argv) => {
+    const opts = resolveMockOptions({
+      port: argv.port,
+      host: argv.host,
+      modelName: argv['model-name'],
+      ttftMs: argv['ttft-ms'],
+      itlMs: argv['itl-ms'],
+      tokensPerChunk: argv['tokens-per-chunk'],
+      reasoningTokens: argv['reasoning-tokens'],
+      seed: argv.seed,
+      roleChunkLeadMs: argv['role-chunk-lead-ms'],
+      eosProbability: argv['eos-probability'],
+      failEvery: argv['fail-every'],
+      failRate: argv['fail-rate'],
+      failMode: argv['fail-mode'] as FailMode,
+      recordRequests: argv['record-requests'] ?? null,
+    });
+    const server = await startMockServer(opts);
+    process.stdout.write(`servebench mock listening on ${server.url}\n`);
+    const fault = opts.failEvery > 0 || opts.failRate > 0 ? ` fault=${opts.failMode}` : '';
+    process.stderr.write(
+      `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
+        `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
+    );
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      const on = (s: NodeJS.Signals) => {
+        process.off('SIGTERM', on);
+        process.off('SIGINT', on);
+        resolve(s);
+      };
+      process.on('SIGTERM', on);
+      process.on('SIGINT', on);
+    });
+    await server.close();
+    process.stderr.write(`servebench mock: stopped (${signal})\n`);
+  },
+};

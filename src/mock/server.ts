@@ -1,0 +1,169 @@
+// The mock's HTTP layer: routing, body reading, fault selection, request recording.
+// Usable in-process (tests, benchmarks) and as the `servebench mock` process.
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { MockStartError } from '../errors.js';
+import { Clock } from './clock.js';
+import { FaultPicker, sendHttpFault } from './faults.js';
+import { errorBody } from './openai.js';
+import { resolveMockOptions, type MockOptions } from './options.js';
+import { RequestRecorder } from './recorder.js';
+import { BadRequestError, planGeneration, type EndpointKind } from './request.js';
+import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
+
+export interface MockServer {
+  /** e.g. http://127.0.0.1:40123 (no trailing slash). */
+  url: string;
+  host: string;
+  port: number;
+  options: MockOptions;
+  /** Stop listening, drop open connections (streams and hung requests), flush the request log. */
+  close(): Promise<void>;
+}
+
+/** Request bodies above this get a 413; prompts are text, so this is far beyond any real one. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+function jsonResponse(status: number, body: string): { status: number; headers: OutgoingHttpHeaders; body: Buffer } {
+  const buf = Buffer.from(body);
+  return { status, headers: { 'content-type': 'application/json', 'content-length': buf.length }, body: buf };
+}
+
+function send(res: ServerResponse, r: { status: number; headers: OutgoingHttpHeaders; body: Buffer }): void {
+  res.writeHead(r.status, r.headers);
+  res.end(r.body);
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type: string): void {
+  send(res, jsonResponse(status, errorBody(message, type, status)));
+}
+
+function formatUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startMockServer(partial: Partial<MockOptions> = {}): Promise<MockServer> {
+  const opts = resolveMockOptions(partial);
+  const recorder = opts.recordRequests ? new RequestRecorder(opts.recordRequests) : null;
+  const clock = new Clock();
+  const faults = new FaultPicker(opts);
+  let nextId = 0;
+
+  // Constant responses are built once.
+  const HEALTH = jsonResponse(200, '{"status":"ok"}');
+  const created0 = Math.floor(Date.now() / 1000);
+  const MODELS = jsonResponse(
+    200,
+    JSON.stringify({
+      object: 'list',
+      data: [{ id: opts.modelName, object: 'model', created: created0, owned_by: 'servebench-mock' }],
+    }),
+  );
+
+  function generate(kind: EndpointKind, req: IncomingMessage, res: ServerResponse, tsNs: bigint, path: string): void {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > MAX_BODY_BYTES) tooBig = true;
+      else parts.push(b);
+    });
+    req.on('end', () => {
+      const t0 = performance.now();
+      if (tooBig) {
+        recorder?.record(tsNs, 'POST', path, req.headers, null);
+        sendError(res, 413, `request body over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error');
+        return;
+      }
+      const raw = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch (err) {
+        recorder?.record(tsNs, 'POST', path, req.headers, raw);
+        sendError(res, 400, `invalid JSON body: ${(err as Error).message}`, 'invalid_request_error');
+        return;
+      }
+      recorder?.record(tsNs, 'POST', path, req.headers, body);
+      let plan;
+      try {
+        plan = planGeneration(kind, body, opts);
+      } catch (err) {
+        if (!(err instanceof BadRequestError)) throw err;
+        sendError(res, 400, err.message, 'invalid_request_error');
+        return;
+      }
+      const fault = faults.next();
+      if (fault === 'http500' || fault === 'http429') return sendHttpFault(res, fault);
+      if (fault === 'hang') return; // never answered; close() drops it
+      const rid = req.headers['x-request-id'];
+      const ctx: ResponseContext = {
+        res,
+        plan,
+        opts,
+        t0,
+        id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-mock${++nextId}`,
+        created: Math.floor(Date.now() / 1000),
+        fault,
+        headers: typeof rid === 'string' ? { 'x-request-id': rid } : null,
+      };
+      clock.add(plan.stream ? new StreamJob(ctx, clock) : new BodyJob(ctx));
+    });
+  }
+
+  const server = createServer({ keepAlive: true, noDelay: true, requestTimeout: 0 }, (req, res) => {
+    const tsNs = recorder ? process.hrtime.bigint() : 0n;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const method = req.method ?? 'GET';
+    if (method === 'POST' && path === '/v1/chat/completions') return generate('chat', req, res, tsNs, path);
+    if (method === 'POST' && path === '/v1/completions') return generate('completions', req, res, tsNs, path);
+    recorder?.record(tsNs, method, path, req.headers, null);
+    req.resume(); // drain any body so keep-alive stays usable
+    if (path === '/health' || path === '/v1/models') {
+      if (method !== 'GET' && method !== 'HEAD') return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
+      return send(res, path === '/health' ? HEALTH : MODELS);
+    }
+    if (path === '/v1/chat/completions' || path === '/v1/completions') {
+      return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
+    }
+    sendError(res, 404, `no route for ${method} ${path}`, 'not_found_error');
+  });
+  // Benchmarks hold connections open between requests; never close them from this side.
+  server.keepAliveTimeout = 10 * 60_000;
+  server.maxRequestsPerSocket = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(new MockStartError(`mock server cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`));
+    };
+    server.once('error', onError);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  }).catch(async (err) => {
+    await recorder?.close();
+    throw err;
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | null = null;
+  return {
+    url: formatUrl(opts.host, port),
+    host: opts.host,
+    port,
+    options: opts,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clock.stop();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => recorder?.close());
+      return closing;
+    },
+  };
+}

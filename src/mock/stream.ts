@@ -1,0 +1,196 @@
+// Timed response writers. Token chunk k is due at t0 + ttft + k*itl (absolute, so no drift);
+// a non-streaming body is due when its last token would have been. Jobs run on the shared Clock.
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Clock, ClockJob } from './clock.js';
+import type { FailMode, MockOptions } from './options.js';
+import { ChunkFormatter, completionBody, SSE_DONE, SSE_ERROR, SSE_MALFORMED, usageJson } from './openai.js';
+import type { GenerationPlan } from './request.js';
+import { WordSource } from './text.js';
+
+/** Stream faults act after this many chunks, so the client has seen a real start. */
+export const RESET_AFTER_CHUNKS = 3;
+const ERROR_AFTER_CHUNKS = 1;
+/** Per wake-up limits for one stream, so itl 0 still yields to the event loop between batches. */
+const MAX_BATCH_EVENTS = 256;
+const MAX_BATCH_CHARS = 64 * 1024;
+const SLACK_MS = 0.5;
+
+export interface ResponseContext {
+  res: ServerResponse;
+  plan: GenerationPlan;
+  opts: MockOptions;
+  /** performance.now() when the request body was complete. */
+  t0: number;
+  id: string;
+  created: number;
+  /** A fault that acts inside the response (reset, malformed, sse-error); others never get here. */
+  fault: FailMode | null;
+  /** Extra response headers (x-request-id echo). */
+  headers: OutgoingHttpHeaders | null;
+}
+
+const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+}) as OutgoingHttpHeaders;
+
+/** Kill the connection with a TCP RST, as a crashed server or a proxy cut does. */
+export function resetConnection(res: ServerResponse): void {
+  const socket = res.socket ?? res.req.socket;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+export class StreamJob implements ClockJob {
+  due: number;
+  private readonly fmt: ChunkFormatter;
+  private readonly words: WordSource;
+  private readonly firstDue: number;
+  private readonly itl: number;
+  private readonly tpc: number;
+  private readonly nReasoningChunks: number;
+  private readonly nChunks: number;
+  private readonly resetAt: number;
+  private readonly errorAt: number;
+  private roleSent: boolean;
+  private readonly roleDue: number;
+  private k = 0;
+  private sentReasoning = 0;
+  private sentContent = 0;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: ResponseContext,
+    private readonly clock: Clock,
+  ) {
+    const { plan, opts, t0, res } = ctx;
+    this.fmt = new ChunkFormatter(plan, ctx.id, ctx.created);
+    this.words = new WordSource(plan.textSeed);
+    this.itl = opts.itlMs;
+    this.tpc = opts.tokensPerChunk;
+    this.firstDue = t0 + opts.ttftMs;
+    this.nReasoningChunks = Math.ceil(plan.reasoningTokens / this.tpc);
+    this.nChunks = this.nReasoningChunks + Math.ceil(plan.contentTokens / this.tpc);
+    this.resetAt = Math.min(RESET_AFTER_CHUNKS, this.nChunks);
+    this.errorAt = Math.min(ERROR_AFTER_CHUNKS, this.nChunks);
+    this.roleSent = plan.kind !== 'chat';
+    this.roleDue = t0 + Math.max(0, opts.ttftMs - opts.roleChunkLeadMs);
+    this.due = this.roleSent ? this.firstDue : this.roleDue;
+    res.on('close', () => {
+      this.closed = true;
+    });
+    res.writeHead(200, ctx.headers ? { ...SSE_HEADERS, ...ctx.headers } : SSE_HEADERS);
+    res.flushHeaders();
+  }
+
+  private dueOf(k: number): number {
+    return this.firstDue + k * this.itl;
+  }
+
+  private usage(): string | null {
+    const p = this.ctx.plan;
+    return p.continuousUsage ? usageJson(p.promptTokens, this.sentContent, this.sentReasoning) : null;
+  }
+
+  private chunk(k: number): string {
+    const p = this.ctx.plan;
+    if (k < this.nReasoningChunks) {
+      const n = Math.min(this.tpc, p.reasoningTokens - this.sentReasoning);
+      this.sentReasoning += n;
+      return this.fmt.reasoning(this.words.take(n), this.usage());
+    }
+    const n = Math.min(this.tpc, p.contentTokens - this.sentContent);
+    this.sentContent += n;
+    const finish = k === this.nChunks - 1 ? p.finishReason : null;
+    return this.fmt.content(this.words.take(n), finish, this.usage());
+  }
+
+  run(now: number): number {
+    if (this.closed) return -1;
+    const horizon = now + SLACK_MS;
+    const { res, fault, plan } = this.ctx;
+    let out = '';
+    if (!this.roleSent) {
+      if (this.roleDue > horizon) return this.roleDue;
+      out += this.fmt.role(this.usage());
+      this.roleSent = true;
+    }
+    let events = 0;
+    while (events < MAX_BATCH_EVENTS && out.length < MAX_BATCH_CHARS) {
+      const k = this.k;
+      if (fault === 'reset' && k === this.resetAt) {
+        // Due one itl after the previous chunk, so the client has read what came before.
+        if (this.dueOf(k) > horizon) break;
+        if (out) res.write(out);
+        resetConnection(res);
+        this.closed = true;
+        return -1;
+      }
+      if (k >= this.nChunks || (fault === 'sse-error' && k === this.errorAt)) {
+        if (k > 0 && this.dueOf(Math.min(k, this.nChunks - 1)) > horizon) break;
+        if (fault === 'sse-error') out += SSE_ERROR;
+        else if (plan.includeUsage) out += this.fmt.usage(usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens));
+        res.end(out + SSE_DONE);
+        this.closed = true;
+        return -1;
+      }
+      if (this.dueOf(k) > horizon) break;
+      out += this.chunk(k);
+      this.k = k + 1;
+      events++;
+      if (fault === 'malformed' && this.k === 1) out += SSE_MALFORMED;
+    }
+    // The closing events go out with the last chunk, except a reset, which waits one more itl.
+    const next = this.k >= this.nChunks && fault !== 'reset' ? this.dueOf(this.nChunks - 1) : this.dueOf(this.k);
+    if (out && !res.write(out)) {
+      // Slow reader: pause until the socket drains; later chunks keep their absolute due times.
+      res.once('drain', () => {
+        this.due = Math.max(next, performance.now());
+        this.clock.add(this);
+      });
+      return -1;
+    }
+    return next;
+  }
+}
+
+export class BodyJob implements ClockJob {
+  due: number;
+  private closed = false;
+
+  constructor(private readonly ctx: ResponseContext) {
+    const { plan, opts, t0, res } = ctx;
+    const chunks = Math.ceil(plan.reasoningTokens / opts.tokensPerChunk) + Math.ceil(plan.contentTokens / opts.tokensPerChunk);
+    this.due = t0 + opts.ttftMs + (chunks - 1) * opts.itlMs;
+    res.on('close', () => {
+      this.closed = true;
+    });
+  }
+
+  run(): number {
+    if (this.closed) return -1;
+    const { res, fault, plan } = this.ctx;
+    if (fault === 'reset') {
+      resetConnection(res);
+      return -1;
+    }
+    let body: string;
+    if (fault === 'malformed') body = SSE_MALFORMED.slice(6, -2);
+    else if (fault === 'sse-error') body = SSE_ERROR.slice(6, -2);
+    else {
+      // Same order as the stream (reasoning first) so both modes give the same text for a seed.
+      const words = new WordSource(plan.textSeed);
+      const reasoning = words.take(plan.reasoningTokens);
+      body = completionBody(plan, this.ctx.id, this.ctx.created, words.take(plan.contentTokens), reasoning);
+    }
+    const headers: OutgoingHttpHeaders = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...this.ctx.headers,
+    };
+    res.writeHead(200, headers);
+    res.end(body);
+    return -1;
+  }
+}
