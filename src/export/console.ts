@@ -1,0 +1,105 @@
+// Console tables: one per non-empty console group, distributions first (avg, min, max, p99, p90,
+// p50, std) then single values (in the avg column), all in display units.
+import type { MetricResult, MetricsSummary } from '../metrics/summary.js';
+import { MetricFlag, type ConsoleGroup } from '../metrics/types.js';
+import { formatNumber } from './format.js';
+import { metricEntry, type DistributionEntry, type SingleEntry } from './json.js';
+import { renderTable, tableWidth, wrapText, type Column } from './table.js';
+import { withUnit } from './units.js';
+
+export interface ConsoleOptions {
+  /** ANSI colour; pass false when stdout is not a TTY. Default false. */
+  color?: boolean;
+  /** Terminal width in columns; tables wrap metric names, then drop columns, to fit. Default: no limit. */
+  width?: number;
+  /** Plain ASCII borders instead of box drawing. Default false. */
+  ascii?: boolean;
+}
+
+/** Display order of the console tables; groups added later slot in by name. */
+export const CONSOLE_GROUP_ORDER: readonly Exclude<ConsoleGroup, 'none'>[] = [
+  'effective',
+  'active',
+  'usage',
+  'reasoning',
+  'default',
+];
+
+export const CONSOLE_GROUP_TITLES: Record<Exclude<ConsoleGroup, 'none'>, string> = {
+  effective: 'Effective Metrics',
+  active: 'Active Metrics',
+  usage: 'LLM Metrics: Usage',
+  reasoning: 'LLM Metrics: Reasoning',
+  default: 'LLM Metrics',
+};
+
+const STAT_COLUMNS = ['avg', 'min', 'max', 'p99', 'p90', 'p50', 'std'] as const;
+type StatColumn = (typeof STAT_COLUMNS)[number];
+/** Narrow terminals lose columns in this order; avg always stays. */
+const DROP_ORDER: readonly StatColumn[] = ['std', 'p50', 'p90', 'p99', 'max', 'min'];
+const MIN_LABEL_WIDTH = 14;
+
+export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}): string {
+  const tables: string[] = [];
+  for (const group of CONSOLE_GROUP_ORDER) {
+    const metrics = summary.metrics.filter(
+      (m) => m.group === group && (m.flags & MetricFlag.NO_CONSOLE) === 0,
+    );
+    if (metrics.length > 0) tables.push(renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts));
+  }
+  return tables.length > 0 ? tables.join('\n\n') + '\n' : '';
+}
+
+function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOptions): string {
+  const dists = metrics.filter((m) => m.kind === 'distribution');
+  const singles = metrics.filter((m) => m.kind === 'single');
+  const labels = [...dists, ...singles].map((m) => withUnit(m.header, m.display));
+  // Every stat column's cells, one per row (singles fill avg only).
+  const cells = new Map<StatColumn, string[]>();
+  if (dists.length > 0) {
+    for (const col of STAT_COLUMNS) {
+      const distCells = dists.map((m) => formatNumber((metricEntry(m) as DistributionEntry)[col]));
+      const singleCells = singles.map((m) => (col === 'avg' ? formatSingle(m) : ''));
+      cells.set(col, [...distCells, ...singleCells]);
+    }
+  } else {
+    cells.set('avg', singles.map(formatSingle));
+  }
+  const header = (col: StatColumn) => (dists.length > 0 ? col : 'value');
+  const visible: StatColumn[] = [...cells.keys()];
+  const hidden: StatColumn[] = [];
+  let labelCells = labels;
+  const limit = opts.width ?? Infinity;
+
+  for (;;) {
+    const statWidths = visible.map((c) => Math.max(header(c).length, ...cells.get(c)!.map((s) => s.length)));
+    const labelWidth = Math.max('Metric'.length, ...labels.map((l) => l.length));
+    if (tableWidth([labelWidth, ...statWidths]) <= limit) break;
+    // Room left for the metric column once the stat columns and its own borders are paid for.
+    const room = limit - tableWidth(statWidths) - 3;
+    const dropNext = DROP_ORDER.find((c) => visible.includes(c));
+    if (room >= MIN_LABEL_WIDTH || dropNext === undefined) {
+      labelCells = labels.map((l) => wrapText(l, Math.max(room, MIN_LABEL_WIDTH)));
+      break;
+    }
+    visible.splice(visible.indexOf(dropNext), 1);
+    hidden.push(dropNext);
+  }
+
+  const columns: Column[] = [
+    { header: 'Metric', align: 'left' },
+    ...visible.map((c): Column => ({ header: header(c), align: 'right' })),
+  ];
+  const rows = labelCells.map((label, i) => [label, ...visible.map((c) => cells.get(c)![i])]);
+  let out = renderTable({ title, columns, rows, ascii: opts.ascii, color: opts.color });
+  if (hidden.length > 0) out += `\n(${hidden.join(', ')} hidden to fit ${limit} columns)`;
+  return out;
+}
+
+/** Whole counts (requests, tokens) print without decimals; everything else with two. */
+function formatSingle(m: MetricResult): string {
+  const v = (metricEntry(m) as SingleEntry).avg;
+  if (typeof v === 'bigint') return v.toString();
+  const count = m.display === 'requests' || m.display === 'tokens';
+  return formatNumber(v, count && Number.isInteger(v) ? 0 : 2);
+}

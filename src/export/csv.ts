@@ -1,0 +1,38 @@
+// profile_export.csv: a distributions section, a blank line, then single-value rows.
+// Values in display units (named in the Metric column); RFC 4180 quoting.
+import { PERCENTILES } from '../metrics/stats.js';
+import type { MetricsSummary } from '../metrics/summary.js';
+import { metricEntry, type DistributionEntry, type SingleEntry } from './json.js';
+import { withUnit } from './units.js';
+
+const DIST_COLUMNS = ['avg', 'min', 'max', ...PERCENTILES.map((p) => `p${p}` as const), 'std'] as const;
+
+export function renderCsv(summary: MetricsSummary): string {
+  const dist: string[][] = [];
+  const single: string[][] = [];
+  for (const m of summary.metrics) {
+    const name = withUnit(m.header, m.display);
+    const entry = metricEntry(m);
+    if (m.kind === 'distribution') {
+      const e = entry as DistributionEntry;
+      dist.push([name, ...DIST_COLUMNS.map((c) => csvNumber(e[c]))]);
+    } else {
+      single.push([name, csvNumber((entry as SingleEntry).avg)]);
+    }
+  }
+  const sections: string[][][] = [];
+  if (dist.length > 0) sections.push([['Metric', ...DIST_COLUMNS], ...dist]);
+  if (single.length > 0) sections.push([['Metric', 'Value'], ...single]);
+  return sections.map((rows) => rows.map((r) => r.map(csvField).join(',')).join('\n')).join('\n\n') + '\n';
+}
+
+/** Quote a field when it holds a comma, quote or line break; double the quotes inside. */
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Integers (and exact bigint stamps) as they are; other values rounded to 4 decimals, trailing zeros dropped. */
+export function csvNumber(v: number | bigint): string {
+  if (typeof v === 'bigint' || Number.isInteger(v)) return v.toString();
+  return String(Number(v.toFixed(4)));
+}

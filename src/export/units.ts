@@ -1,0 +1,30 @@
+// Base → display unit conversion. Every conversion is a pure scale factor, so it applies
+// equally to values, percentiles and standard deviations.
+import type { BaseUnit, DisplayUnit } from '../metrics/types.js';
+
+const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
+  ns: { ns: 1, ms: 1e-6, s: 1e-9 },
+  tokens: { tokens: 1 },
+  requests: { requests: 1 },
+  'tokens/s': { 'tokens/s': 1 },
+  'requests/s': { 'requests/s': 1 },
+  'tokens/s/user': { 'tokens/s/user': 1 },
+  percent: { '%': 1 },
+  ratio: { ratio: 1, '%': 100 },
+};
+
+/** The factor from `unit` to `display`; throws for a pair no metric should declare. */
+export function displayFactor(unit: BaseUnit, display: DisplayUnit): number {
+  const f = FACTORS[unit]?.[display];
+  if (f === undefined) throw new Error(`no conversion from ${unit} to ${display}`);
+  return f;
+}
+
+export function toDisplay(value: number, unit: BaseUnit, display: DisplayUnit): number {
+  return value * displayFactor(unit, display);
+}
+
+/** The label shown next to a header, e.g. "Time to First Token (ms)". */
+export function withUnit(header: string, display: DisplayUnit): string {
+  return `${header} (${display})`;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { MetricRegistry } from '../../../src/metrics/registry.js';
+import { defaultMetricDefs, defaultRegistry } from '../../../src/metrics/catalogue.js';
+import { streamingMetrics } from '../../../src/metrics/streaming.js';
+import { tokenRecordMetrics, tokenRunMetrics } from '../../../src/metrics/tokens.js';
+import { reasoningRecordMetrics, reasoningRunMetrics } from '../../../src/metrics/reasoning.js';
+import { generalRecordMetrics, generalRunMetrics } from '../../../src/metrics/general.js';
+import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
+
+function rec(tag: string, requires: string[] = []): RecordMetricDef {
+  return { kind: 'record', tag, header: tag, unit: 'ns', display: 'ms', flags: 0, group: 'default', requires, compute: () => 1 };
+}
+function run(tag: string, requires: string[] = []): RunMetricDef {
+  return { kind: 'derived', tag, header: tag, unit: 'ns', display: 'ms', flags: 0, group: 'default', requires, compute: () => 1 };
+}
+
+describe('MetricRegistry validation', () => {
+  it('rejects a duplicate tag', () => {
+    expect(() => new MetricRegistry([rec('a'), rec('a')])).toThrow(/duplicate tag 'a'/);
+  });
+  it('rejects an unknown requirement', () => {
+    expect(() => new MetricRegistry([rec('a', ['nope'])])).toThrow(/unknown tag 'nope'/);
+  });
+  it('rejects a record metric that requires a run metric', () => {
+    expect(() => new MetricRegistry([run('r'), rec('a', ['r'])])).toThrow(/cannot require run metric/);
+  });
+  it('allows a run metric to require a record metric (it reads the distribution)', () => {
+    expect(() => new MetricRegistry([rec('a'), run('total', ['a'])])).not.toThrow();
+  });
+  it('rejects a cycle, naming its members', () => {
+    expect(() => new MetricRegistry([rec('x'), rec('a', ['b']), rec('b', ['c']), rec('c', ['a'])])).toThrow(
+      /cycle among a, b, c/,
+    );
+    expect(() => new MetricRegistry([rec('self', ['self'])])).toThrow(/cycle/);
+  });
+});
+
+describe('MetricRegistry ordering', () => {
+  const defs: MetricDef[] = [rec('c', ['b']), rec('b', ['a']), rec('a'), rec('z'), run('t', ['c']), run('u', ['t', 'a'])];
+  const reg = new MetricRegistry(defs);
+
+  it('puts requirements first, ties in declaration order', () => {
+    expect(reg.recordMetrics().map((d) => d.tag)).toEqual(['a', 'b', 'c', 'z']);
+    expect(reg.runMetrics().map((d) => d.tag)).toEqual(['t', 'u']);
+    // Once a is done, b (declared before z) is ready and goes first.
+    expect(reg.allTags()).toEqual(['a', 'b', 'c', 'z', 't', 'u']);
+  });
+  it('keeps declaration order for display', () => {
+    expect(reg.declarationOrder().map((d) => d.tag)).toEqual(['c', 'b', 'a', 'z', 't', 'u']);
+  });
+  it('tolerates a requirement listed twice', () => {
+    const r = new MetricRegistry([rec('a'), rec('b', ['a', 'a'])]);
+    expect(r.allTags()).toEqual(['a', 'b']);
+  });
+  it('looks metrics up by tag', () => {
+    expect(reg.getMetric('b')?.tag).toBe('b');
+    expect(reg.getMetric('nope')).toBeUndefined();
+  });
+});
+
+describe('default catalogue', () => {
+  const reg = defaultRegistry();
+
+  it('holds every family declaration exactly once', () => {
+    const families = [
+      ...streamingMetrics,
+      ...tokenRecordMetrics,
+      ...tokenRunMetrics,
+      ...reasoningRecordMetrics,
+      ...reasoningRunMetrics,
+      ...generalRecordMetrics,
+      ...generalRunMetrics,
+    ];
+    expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
+    expect(defaultMetricDefs.length).toBe(families.length);
+  });
+
+  it('uses the reference tags', () => {
+    expect(new Set(reg.allTags())).toEqual(
+      new Set([
+        'time_to_first_token',
+        'time_to_second_token',
+        'time_to_first_output_token',
+        'decode_duration',
+        'inter_token_latency',
+        'inter_chunk_latency',
+        'output_token_throughput_per_user',
+        'prefill_throughput_per_user',
+        'output_token_count',
+        'reasoning_token_count',
+        'output_sequence_length',
+        'input_sequence_length',
+        'e2e_output_token_throughput',
+        'request_latency',
+        'request_count',
+        'error_request_count',
+        'request_error_rate',
+        'total_output_tokens',
+        'total_reasoning_tokens',
+        'total_osl',
+        'total_isl',
+        'output_token_throughput',
+        'total_token_throughput',
+        'request_throughput',
+        'min_request_timestamp',
+        'max_response_timestamp',
+        'benchmark_duration',
+      ]),
+    );
+  });
+
+  it('evaluates every requirement before its dependents', () => {
+    const order = reg.allTags();
+    for (const def of defaultMetricDefs) {
+      for (const req of def.requires) expect(order.indexOf(req), `${def.tag} ← ${req}`).toBeLessThan(order.indexOf(def.tag));
+    }
+  });
+});
