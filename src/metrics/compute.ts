@@ -41,7 +41,7 @@ export interface SummarizeOptions {
 /**
  * The run summary over profiling-phase records (warmup excluded). Distributions use the metrics
  * already computed on each successful record (`record.metrics`, the same values the records export
- * shows); error and cancelled records are counted but add no values. Run metrics follow, in
+ * shows); error and cancelled records (by the final `status`) are counted but add no values. Run metrics follow, in
  * dependency order; the result lists only metrics with a value, in display order.
  */
 export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOptions = {}): MetricsSummary {
@@ -95,7 +95,8 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
   let minStart: bigint | null = null;
   let maxEnd: bigint | null = null;
   for (const r of profiling) {
-    const status = r.raw.status;
+    // The processed status, not the transport's: parsing can turn an 'ok' response into an error.
+    const status = r.status;
     if (status === 'cancelled') {
       cancelled++;
       continue;

@@ -66,6 +66,8 @@ export function processed(
       bytes_sent: 0,
       bytes_received: 0,
     },
+    status,
+    error: status === 'ok' ? null : { type: status === 'cancelled' ? 'cancelled' : 'http_5xx', message: 'x', http_status: 500 },
     metric_input: mi,
     responses: [],
     usage: null,

@@ -127,6 +127,15 @@ describe('summarize edge cases', () => {
     expect(single(s, 'total_output_tokens').stats.avg).toBe(6);
   });
 
+  it('counts by the processed status: a parse error on a 200 response is an error', () => {
+    const r = processed({ start: T0, tokens: [10, 20] });
+    r.status = 'error';
+    r.error = { type: 'parse_error', message: 'bad json', http_status: 200 };
+    const s = summarize([r, processed({ start: T0, tokens: [10, 20] })]);
+    expect(s.counts).toEqual({ issued: 2, succeeded: 1, errored: 1, cancelled: 0 });
+    expect(dist(s, 'time_to_first_token').stats.count).toBe(1);
+  });
+
   it('keeps stamps beyond 2^53 ns exact', () => {
     const big = 2n ** 60n + 1n;
     const s = summarize([processed({ start: big, tokens: [1], end: 2 })]);
