@@ -142,6 +142,35 @@ namespace {
   throw err;
 }
 
+bool IsAscii(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size();
+  uint64_t acc = 0;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    acc |= w;
+  }
+  for (; n > 0; ++p, --n) acc |= static_cast<unsigned char>(*p);
+  return (acc & 0x8080808080808080ULL) == 0;
+}
+
+// Builds a JS array from many values. Setting elements one by one through
+// napi_set_element costs more than creating the strings; passing them as the
+// arguments of Array.of / push goes through V8's fast argument path instead.
+Napi::Value MakeArray(const Napi::Function& array_of, const Napi::Function& push,
+                      const std::vector<napi_value>& values) {
+  constexpr size_t kBlock = 8192;  // far below V8's limit on arguments per call
+  const size_t n = values.size();
+  const size_t first = n < kBlock ? n : kBlock;
+  Napi::Value arr = array_of.Call(first, values.data());
+  for (size_t i = first; i < n; i += kBlock) {
+    const size_t k = n - i < kBlock ? n - i : kBlock;
+    push.Call(arr, k, values.data() + i);
+  }
+  return arr;
+}
+
 // Builds the JS values as events arrive: the data bytes live only during
 // OnEvent, and creating the string there avoids copying them a second time.
 class JsCollector final : public SseSink {
@@ -155,8 +184,7 @@ class JsCollector final : public SseSink {
   }
 
   void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override {
-    // V8 decodes the UTF-8 and replaces invalid sequences with U+FFFD.
-    data_.push_back(Napi::String::New(env_, data.data(), data.size()));
+    data_.push_back(MakeString(data));
     stamps_.push_back(stamp);
     if (type.empty()) {
       types_.push_back(empty_);
@@ -171,14 +199,24 @@ class JsCollector final : public SseSink {
     }
   }
 
+  // Most payloads are ASCII JSON: those are copied as Latin-1, which skips
+  // V8's UTF-8 decoder. Anything else goes through it, and V8 replaces
+  // invalid sequences with U+FFFD.
+  napi_value MakeString(std::string_view s) const {
+    napi_value out;
+    napi_status st = IsAscii(s) ? napi_create_string_latin1(env_, s.data(), s.size(), &out)
+                                : napi_create_string_utf8(env_, s.data(), s.size(), &out);
+    NAPI_THROW_IF_FAILED(env_, st, nullptr);
+    return out;
+  }
+
   Napi::Object Result(uint64_t trailing_bytes) const {
     const size_t n = data_.size();
-    Napi::Array data = Napi::Array::New(env_, n);
-    Napi::Array types = Napi::Array::New(env_, n);
-    for (size_t i = 0; i < n; ++i) {
-      data.Set(static_cast<uint32_t>(i), data_[i]);
-      types.Set(static_cast<uint32_t>(i), types_[i]);
-    }
+    Napi::Function array_of = env_.Global().Get("Array").As<Napi::Object>().Get("of").As<Napi::Function>();
+    Napi::Function push = env_.Global().Get("Array").As<Napi::Object>().Get("prototype").As<Napi::Object>()
+                              .Get("push").As<Napi::Function>();
+    Napi::Value data = MakeArray(array_of, push, data_);
+    Napi::Value types = MakeArray(array_of, push, types_);
     Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env_, n * sizeof(int64_t));
     if (n > 0) std::memcpy(buf.Data(), stamps_.data(), n * sizeof(int64_t));
     Napi::Object out = Napi::Object::New(env_);
@@ -192,11 +230,11 @@ class JsCollector final : public SseSink {
  private:
   Napi::Env env_;
   Napi::String empty_;
-  std::vector<Napi::Value> data_;
-  std::vector<Napi::Value> types_;
+  std::vector<napi_value> data_;
+  std::vector<napi_value> types_;
   std::vector<int64_t> stamps_;
   std::string last_type_;
-  Napi::Value last_type_js_;
+  napi_value last_type_js_ = nullptr;
   bool has_last_type_ = false;
 };
 
