@@ -1,6 +1,8 @@
 // Base → display unit conversion. Every conversion is a pure scale factor, so it applies
 // equally to values, percentiles and standard deviations.
 import type { BaseUnit, DisplayUnit } from '../metrics/types.js';
+import { defaultRegistry } from '../metrics/catalogue.js';
+import type { MetricRegistry } from '../metrics/registry.js';
 
 const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   ns: { ns: 1, ms: 1e-6, s: 1e-9 },
@@ -27,4 +29,13 @@ export function toDisplay(value: number, unit: BaseUnit, display: DisplayUnit): 
 /** The label shown next to a header, e.g. "Time to First Token (ms)". */
 export function withUnit(header: string, display: DisplayUnit): string {
   return `${header} (${display})`;
+}
+
+/** A metric's display unit and its factor from the base unit, by tag (for per-record exports). */
+export function displayUnitOf(
+  tag: string,
+  registry: MetricRegistry = defaultRegistry(),
+): { unit: DisplayUnit; scale: number } | undefined {
+  const def = registry.getMetric(tag);
+  return def ? { unit: def.display, scale: displayFactor(def.unit, def.display) } : undefined;
 }

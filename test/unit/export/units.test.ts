@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayFactor, toDisplay, withUnit } from '../../../src/export/units.js';
+import { displayFactor, displayUnitOf, toDisplay, withUnit } from '../../../src/export/units.js';
 import { defaultMetricDefs } from '../../../src/metrics/catalogue.js';
 
 describe('units', () => {
@@ -20,5 +20,11 @@ describe('units', () => {
 
   it('labels a header with its display unit', () => {
     expect(withUnit('Time to First Token', 'ms')).toBe('Time to First Token (ms)');
+  });
+
+  it('looks up the display unit and scale of a tag', () => {
+    expect(displayUnitOf('time_to_first_token')).toEqual({ unit: 'ms', scale: 1e-6 });
+    expect(displayUnitOf('output_sequence_length')).toEqual({ unit: 'tokens', scale: 1 });
+    expect(displayUnitOf('nope')).toBeUndefined();
   });
 });
