@@ -161,6 +161,27 @@ describe('frameSse: chunking and stamps', () => {
     expect(f.data).toEqual([`${big}\né`]);
     expect(f.stamps[0]).toBe(BigInt(chunks.length - 1) * 1_000n + 7n);
   });
+
+  it('keeps order, stamps and types over many events (past the 8,192-value blocks)', () => {
+    const n = 20_001;
+    const types = ['', 'a', 'a', 'b', ''];
+    const parts: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = types[i % types.length];
+      parts.push(`${t ? `event: ${t}\n` : ''}data: ${i}\n\n`);
+    }
+    // One event per chunk, so event i carries stamp i.
+    const chunks = parts.map(buf);
+    const f = frameSse(chunks, chunks.map((_, i) => BigInt(i)));
+    expect(f.data.length).toBe(n);
+    for (const i of [0, 8191, 8192, 8193, 16383, 16384, 16385, n - 1]) {
+      expect(f.data[i]).toBe(String(i));
+      expect(f.stamps[i]).toBe(BigInt(i));
+      expect(f.types[i]).toBe(types[i % types.length]);
+    }
+    expect(f.data.every((d, i) => d === String(i))).toBe(true);
+    expect(f.types.every((t, i) => t === types[i % types.length])).toBe(true);
+  });
 });
 
 describe('frameSse: stream edges', () => {
