@@ -259,28 +259,52 @@ Napi::Value FrameSse(const Napi::CallbackInfo& info) {
     ThrowType(env, "frameSse: stamps.length must equal chunks.length");
   }
 
-  // Validate every chunk before doing any work.
-  std::vector<Chunk> chunks;
-  chunks.reserve(count);
+  // Validate every chunk before doing any work. Pointers are taken in a
+  // second pass: an element getter (JS) could detach an earlier chunk.
+  std::vector<napi_value> values(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    napi_value v = arr.Get(i);
+    bool is_ta = false;
+    napi_typedarray_type type = napi_int8_array;
+    NAPI_THROW_IF_FAILED(env, napi_is_typedarray(env, v, &is_ta), Napi::Value());
+    if (is_ta) {
+      NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, v, &type, nullptr, nullptr, nullptr, nullptr),
+                           Napi::Value());
+    }
+    // Buffer is a Uint8Array; other views (DataView, Float64Array...) are
+    // refused rather than read as bytes.
+    if (!is_ta || type != napi_uint8_array) {
+      ThrowType(env, "frameSse: every chunk must be a Buffer (Uint8Array)");
+    }
+    values[i] = v;
+  }
+  std::vector<Chunk> chunks(count);
   size_t total = 0;
   for (uint32_t i = 0; i < count; ++i) {
-    Napi::Value v = arr.Get(i);
-    if (!v.IsBuffer()) ThrowType(env, "frameSse: every chunk must be a Buffer (Uint8Array)");
-    Napi::Buffer<char> b = v.As<Napi::Buffer<char>>();
-    chunks.push_back({b.Data(), b.Length()});
-    total += b.Length();
+    void* data = nullptr;
+    size_t len = 0;
+    NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, values[i], nullptr, &len, &data, nullptr, nullptr),
+                         Napi::Value());
+    chunks[i] = {static_cast<const char*>(data), data ? len : 0};
+    total += chunks[i].n;
+  }
+  // Re-read the stamps too (the wrapper caches length and pointer).
+  Napi::TypedArrayOf<int64_t> fresh = info[1].As<Napi::TypedArrayOf<int64_t>>();
+  const int64_t* st = fresh.Data();
+  if (fresh.ElementLength() != count || (count > 0 && st == nullptr)) {
+    ThrowType(env, "frameSse: stamps changed while reading chunks");
   }
 
   JsCollector sink(env);
   // A typical event is 100+ bytes; over-reserving a little beats regrowing.
   sink.Reserve(total / 64 + 4);
   SseFramer framer(&sink);
-  const int64_t* st = stamps.Data();
   try {
     for (uint32_t i = 0; i < count; ++i) framer.Feed(chunks[i].p, chunks[i].n, st[i]);
     return sink.Result(framer.trailing_bytes());
   } catch (Napi::Error& err) {
-    // Only out-of-memory-style failures get here (e.g. a string over V8's limit).
+    // V8 refused a value (e.g. a string over its length limit): keep its
+    // message, add a stable code.
     err.Set("code", Napi::String::New(env, "SB_NATIVE_SSE"));
     throw;
   }

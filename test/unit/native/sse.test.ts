@@ -272,6 +272,8 @@ describe('frameSse: argument errors', () => {
       [[42], new BigInt64Array(1)],
       [[null], new BigInt64Array(1)],
       [[{ length: 3 }], new BigInt64Array(1)],
+      [[new DataView(new ArrayBuffer(4))], new BigInt64Array(1)],
+      [[new Float64Array(1)], new BigInt64Array(1)],
       [[buf('x')], new BigInt64Array(1), 'extra'],
     ];
     for (const args of bad) {
@@ -280,6 +282,22 @@ describe('frameSse: argument errors', () => {
       expect(err.code).toBe('SB_NATIVE_BAD_ARG');
       expect(err.message).toMatch(/^frameSse/);
     }
+  });
+
+  it('is not fooled by an element getter that detaches stamps or an earlier chunk', () => {
+    const detach = (ab: ArrayBufferLike) => structuredClone(ab, { transfer: [ab as ArrayBuffer] });
+    const stamps = new BigInt64Array(1);
+    const a: Buffer[] = [];
+    Object.defineProperty(a, 0, { enumerable: true, get: () => (detach(stamps.buffer), buf('data: z\n\n')) });
+    const err = call(() => native.frameSse(a, stamps));
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err.code).toBe('SB_NATIVE_BAD_ARG');
+
+    const first = new Uint8Array(buf('data: a\n\n'));
+    const b: Uint8Array[] = [first];
+    Object.defineProperty(b, 1, { enumerable: true, get: () => (detach(first.buffer), buf('data: z\n\n')) });
+    // The detached chunk reads as empty instead of as freed memory.
+    expect(native.frameSse(b, new BigInt64Array(2)).data).toEqual(['z']);
   });
 
   it('reads a Uint8Array that is not a Buffer', () => {
