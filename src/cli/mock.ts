@@ -46,39 +46,45 @@ Fault injection (generation requests only, counted from 1 in arrival order):
 
 Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT".`;
 
+/** A flag given twice keeps its last value (yargs would otherwise make an array), so callers can override defaults. */
+const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+
 export const mockCommand: CommandModule<object, MockArgs> = {
   command: 'mock',
   describe: 'Run the built-in OpenAI-compatible mock server',
   builder: (y: Argv<object>) =>
     y
       .options({
-        port: { type: 'number', default: MOCK_DEFAULTS.port, describe: 'TCP port (0 picks a free one)' },
-        host: { type: 'string', default: MOCK_DEFAULTS.host, describe: 'interface to bind' },
-        'model-name': { type: 'string', default: MOCK_DEFAULTS.modelName, describe: 'model served by /v1/models' },
-        'ttft-ms': { type: 'number', default: MOCK_DEFAULTS.ttftMs, describe: 'time to first token after the request body' },
-        'itl-ms': { type: 'number', default: MOCK_DEFAULTS.itlMs, describe: 'time between chunks (0: as fast as possible)' },
-        'tokens-per-chunk': { type: 'number', default: MOCK_DEFAULTS.tokensPerChunk, describe: 'tokens in each chunk' },
+        port: { type: 'number', coerce: last, default: MOCK_DEFAULTS.port, describe: 'TCP port (0 picks a free one)' },
+        host: { type: 'string', coerce: last, default: MOCK_DEFAULTS.host, describe: 'interface to bind' },
+        'model-name': { type: 'string', coerce: last, default: MOCK_DEFAULTS.modelName, describe: 'model served by /v1/models' },
+        'ttft-ms': { type: 'number', coerce: last, default: MOCK_DEFAULTS.ttftMs, describe: 'time to first token after the request body' },
+        'itl-ms': { type: 'number', coerce: last, default: MOCK_DEFAULTS.itlMs, describe: 'time between chunks (0: as fast as possible)' },
+        'tokens-per-chunk': { type: 'number', coerce: last, default: MOCK_DEFAULTS.tokensPerChunk, describe: 'tokens in each chunk' },
         'reasoning-tokens': {
           type: 'number',
+          coerce: last,
           default: MOCK_DEFAULTS.reasoningTokens,
           describe: 'chat: tokens of delta.reasoning_content before the content',
         },
-        seed: { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'seed for text, default lengths, eos and --fail-rate' },
+        seed: { type: 'number', coerce: last, default: MOCK_DEFAULTS.seed, describe: 'seed for text, default lengths, eos and --fail-rate' },
         'role-chunk-lead-ms': {
           type: 'number',
+          coerce: last,
           default: MOCK_DEFAULTS.roleChunkLeadMs,
           describe: 'send the role-only chunk this long before the first token (0: together)',
         },
         'eos-probability': {
           type: 'number',
+          coerce: last,
           default: MOCK_DEFAULTS.eosProbability,
           describe: 'per-token chance to stop early when ignore_eos is false',
         },
-        'fail-every': { type: 'number', default: MOCK_DEFAULTS.failEvery, describe: 'fault on every Nth generation request (0: off)' },
-        'fail-rate': { type: 'number', default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
+        'fail-every': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failEvery, describe: 'fault on every Nth generation request (0: off)' },
+        'fail-rate': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
         // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
-        'fail-mode': { type: 'string', default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
-        'record-requests': { type: 'string', describe: 'append each received request to FILE as a JSON line' },
+        'fail-mode': { type: 'string', coerce: last, default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
+        'record-requests': { type: 'string', coerce: last, describe: 'append each received request to FILE as a JSON line' },
       })
       .epilog(EPILOG) as unknown as Argv<MockArgs>,
   handler: async (argv) => {
