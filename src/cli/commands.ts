@@ -1,6 +1,7 @@
 // The list of CLI commands, in help order.
 import type { CommandModule } from 'yargs';
 import { mockCommand } from './mock.js';
+import { profileCommand } from './profile.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [mockCommand];
+export const commands: CommandModule<any, any>[] = [profileCommand as CommandModule<any, any>, mockCommand];

@@ -126,7 +126,10 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const concurrency = intAtLeast('concurrency', f.concurrency, 1, DEFAULTS.concurrency);
   const duration = numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ?? null;
   // A duration bounds the run by time unless a count is also given.
-  const request_count = intAtLeast('request-count', f['request-count'], 1, duration === null ? DEFAULTS.request_count : null);
+  const request_count =
+    duration === null
+      ? intAtLeast('request-count', f['request-count'], 1, DEFAULTS.request_count)
+      : intAtLeast('request-count', f['request-count'], 1, null);
   const timeout = numAtLeast('request-timeout-seconds', f['request-timeout-seconds'], 0, true) ?? DEFAULTS.request_timeout_s;
 
   const isl_mean = intAtLeast('isl', f.isl, 1, DEFAULTS.isl_mean);

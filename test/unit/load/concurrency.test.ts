@@ -3,8 +3,8 @@ import { StopToken, runClosedLoopPhase } from '../../../src/load/concurrency.js'
 import { runBenchmark } from '../../../src/load/benchmark.js';
 import type { Credit } from '../../../src/records/types.js';
 
-const dataset = { size: null, next: () => ({ prompt: 'p', isl: 1, max_tokens: 1 }) };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const dataset = { kind: 'fixed', size: null, next: () => ({ prompt: 'p', isl: 1, max_tokens: 1 }) };
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('closed-loop phase', () => {
   it('issues exactly the request count and never exceeds the concurrency', async () => {

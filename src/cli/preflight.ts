@@ -1,0 +1,34 @@
+// Before the first request: is the server there, and which model does it serve?
+import { request } from 'undici';
+import { InvalidArgumentError, UnreachableServerError } from '../errors.js';
+
+export interface PreflightResult {
+  /** The first model listed by GET /v1/models, if the server lists any. */
+  firstModel: string | null;
+}
+
+/** Any HTTP answer means reachable; a connection failure is exit code 2 before the run starts. */
+export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<PreflightResult> {
+  const url = baseUrl.replace(/\/+$/, '') + '/v1/models';
+  try {
+    const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) return { firstModel: null };
+    try {
+      const data = (JSON.parse(text) as { data?: { id?: unknown }[] }).data;
+      const id = Array.isArray(data) ? data[0]?.id : undefined;
+      return { firstModel: typeof id === 'string' && id !== '' ? id : null };
+    } catch {
+      return { firstModel: null };
+    }
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new UnreachableServerError(`cannot reach ${baseUrl}: ${e.code ?? e.message ?? String(err)}`);
+  }
+}
+
+export function requireModel(model: string, pre: PreflightResult): string {
+  if (model !== '') return model;
+  if (pre.firstModel !== null) return pre.firstModel;
+  throw new InvalidArgumentError('--model: required (the server did not list a model at GET /v1/models)');
+}

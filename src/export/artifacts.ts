@@ -1,0 +1,20 @@
+// Writes the summary artifacts (profile_export.json and .csv) into the artifact dir.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { MetricsSummary } from '../metrics/summary.js';
+import { renderCsv } from './csv.js';
+import { stringifyWithBigInt } from './format.js';
+import { buildProfileExport, type ProfileExportMeta } from './json.js';
+
+export const PROFILE_JSON = 'profile_export.json';
+export const PROFILE_CSV = 'profile_export.csv';
+export const RECORDS_JSONL = 'records.jsonl';
+
+export async function writeSummaryArtifacts(dir: string, summary: MetricsSummary, meta: ProfileExportMeta): Promise<string[]> {
+  await fs.mkdir(dir, { recursive: true });
+  const json = path.join(dir, PROFILE_JSON);
+  const csv = path.join(dir, PROFILE_CSV);
+  await fs.writeFile(json, stringifyWithBigInt(buildProfileExport(summary, meta), 2) + '\n');
+  await fs.writeFile(csv, renderCsv(summary));
+  return [json, csv];
+}

@@ -1,0 +1,69 @@
+// records.jsonl: one line per request, written as each request completes.
+import fs from 'node:fs';
+import type { ExportLevel } from '../config/types.js';
+import type { ProcessedRecord } from '../records/types.js';
+
+/** tag → how to show a record value: display unit and the factor from the base unit. */
+export type UnitLookup = (tag: string) => { unit: string; scale: number } | undefined;
+
+function round(v: number): number {
+  // Keep records compact but exact to well below a microsecond for ms values.
+  return Math.abs(v) >= 1e-6 ? Number(v.toPrecision(12)) : v;
+}
+
+/** The JSON text of one record line (no trailing newline). bigint stamps are written as exact integers. */
+export function recordLine(rec: ProcessedRecord, level: ExportLevel, units: UnitLookup): string {
+  const raw = rec.raw;
+  const metrics: string[] = [];
+  for (const [tag, value] of rec.metrics) {
+    const u = units(tag);
+    const scale = u?.scale ?? 1;
+    const v = Array.isArray(value) ? value.map((x) => round(x * scale)) : round(value * scale);
+    metrics.push(`${JSON.stringify(tag)}:{"value":${JSON.stringify(v)},"unit":${JSON.stringify(u?.unit ?? '')}}`);
+  }
+  const parts = [
+    `"x_request_id":${JSON.stringify(raw.credit.x_request_id)}`,
+    `"index":${raw.credit.index}`,
+    `"phase":"${raw.credit.phase}"`,
+    `"credit_issued_ns":${raw.credit.credit_issued_ns}`,
+    `"targeted_start_ns":${raw.credit.targeted_start_ns ?? 'null'}`,
+    `"start_ns":${raw.start_ns}`,
+    `"end_ns":${raw.end_ns}`,
+    `"status":"${rec.status}"`,
+    `"error":${JSON.stringify(rec.error)}`,
+    `"http_status":${raw.http_status ?? 'null'}`,
+    `"bytes_sent":${raw.bytes_sent}`,
+    `"bytes_received":${raw.bytes_received}`,
+    `"metrics":{${metrics.join(',')}}`,
+  ];
+  if (level === 'raw') {
+    parts.push(`"chunk_ns":[${raw.event_ns.join(',')}]`);
+    parts.push(`"payloads":${JSON.stringify(raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body])}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** Appends record lines to a file as they come; flushes on close. */
+export class RecordsWriter {
+  private readonly stream: fs.WriteStream;
+  count = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly level: ExportLevel,
+    private readonly units: UnitLookup,
+  ) {
+    this.stream = fs.createWriteStream(path, { flags: 'w' });
+  }
+
+  write(rec: ProcessedRecord): void {
+    this.stream.write(recordLine(rec, this.level, this.units) + '\n');
+    this.count++;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
+    });
+  }
+}
