@@ -58,6 +58,26 @@ export function measure(fn, { reps = 9, warmup = 2 } = {}) {
   return out;
 }
 
+/**
+ * Times several functions that do the same work, round-robin: rep i of each
+ * runs back to back, so a burst of load from elsewhere on a shared machine
+ * hits all of them alike and their ratio stays meaningful. Returns ns per rep
+ * for each function, in order.
+ */
+export function measureInterleaved(fns, { reps = 9, warmup = 2 } = {}) {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) fn();
+  const out = fns.map(() => []);
+  for (let i = 0; i < reps; i++) {
+    fns.forEach((fn, k) => {
+      globalThis.gc?.();
+      const t0 = now();
+      fn();
+      out[k].push(Number(now() - t0));
+    });
+  }
+  return out;
+}
+
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

@@ -1,6 +1,6 @@
 // SSE framing throughput: the native framer (one call per response) against
 // a string-based JS framer, on OpenAI-style chat completion streams.
-import { duration, importDist, measure, median, ratio, rng, si, spread } from './lib.js';
+import { duration, importDist, measureInterleaved, median, ratio, rng, si, spread } from './lib.js';
 import { jsFrameSse } from './sse-js-framer.js';
 
 export const description = 'SSE framing throughput, native (C++) vs a string-based JS framer';
@@ -107,10 +107,11 @@ export async function run(ctx) {
     const events = frameAll(native, w.responses);
     check(w.name, w.responses, native, jsFrameSse);
     ctx.log(`  sse: ${w.name} (${si(bytes, 'B')}, ${si(events)} events)`);
-    const figures = framers.map(([label, fn]) => {
-      const samples = measure(() => frameAll(fn, w.responses), { reps, warmup: ctx.quick ? 1 : 3 });
-      return { label, ns: median(samples), spread: spread(samples) };
-    });
+    const samples = measureInterleaved(
+      framers.map(([, fn]) => () => frameAll(fn, w.responses)),
+      { reps, warmup: ctx.quick ? 1 : 3 },
+    );
+    const figures = framers.map(([label], k) => ({ label, ns: median(samples[k]), spread: spread(samples[k]) }));
     const js = figures[figures.length - 1].ns;
     for (const f of figures) {
       const s = f.ns / 1e9;
@@ -129,7 +130,7 @@ export async function run(ctx) {
   return {
     tables: [
       {
-        title: `median of ${reps} repetitions`,
+        title: `median of ${reps} repetitions (framers interleaved)`,
         columns: ['workload', 'framer', 'MB/s', 'events/s', 'ns/event', 'per response', 'spread', 'speed-up vs JS'],
         rows,
       },
