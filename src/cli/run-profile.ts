@@ -51,6 +51,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   let mock: SpawnedMock | null = null;
   const secrets = [cfg.api_key, ...Object.values(cfg.headers)];
   try {
+    // Bad input (a tokenizer that does not load) fails before anything is started.
+    const tokenizer = await loadTokenizer(cfg.tokenizer ?? undefined);
     let baseUrl: string;
     if (cfg.url === null) {
       mock = await spawnMock(mockArgs(cfg));
@@ -64,7 +66,6 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
 
-    const tokenizer = await loadTokenizer(cfg.tokenizer ?? undefined);
     const dataset = new SyntheticDataset(
       { isl_mean: cfg.isl_mean, isl_stddev: cfg.isl_stddev, osl_mean: cfg.osl_mean, osl_stddev: cfg.osl_stddev, seed: cfg.random_seed },
       tokenizer,
