@@ -7,6 +7,8 @@
 // tokenizer) and the random start offset varies the rest. That keeps a server's prefix cache
 // from trivially hitting: prompts differ from their first token. Prompts of 1 or 2 tokens
 // can only differ in those tokens and may repeat after heads (or heads*mids) prompts.
+// Prompts longer than the corpus (~1.6k tokens under cl100k) repeat it; a server using
+// n-gram / prompt-lookup speculation may decode after such prompts unusually fast.
 //
 // Exactness: in 'sliced' mode every cut point was checked when the pool was built and a
 // self-test re-counts sample prompts; otherwise ('verified' mode) each prompt is decoded,
