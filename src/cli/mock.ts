@@ -26,6 +26,7 @@ interface MockArgs {
   'fail-rate': number;
   'fail-mode': string;
   'record-requests'?: string;
+  'exit-with-stdin': boolean;
 }
 
 const EPILOG = `Output: words that are each one token (cl100k and similar BPEs), so a client's tokenizer count
@@ -37,7 +38,8 @@ never below min_tokens. prompt_tokens is an estimate: ceil(prompt characters / 4
 Fault injection (generation requests only, counted from 1 in arrival order):
   http500    500 with a JSON error body
   http429    429 with a JSON error body and retry-after: 1
-  reset      stream ${RESET_AFTER_CHUNKS} chunks normally, then a TCP reset (non-streaming: reset instead of the body)
+  reset      stream ${RESET_AFTER_CHUNKS} chunks normally, then the socket is destroyed
+             mid-body (non-streaming: instead of the body)
   malformed  an event with invalid JSON after the first chunk; the stream then ends normally
              (non-streaming: a 200 body of invalid JSON)
   sse-error  after the first chunk, an event data: {"error": {..., "type": "server_error"}},
@@ -85,6 +87,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
         // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
         'fail-mode': { type: 'string', coerce: last, default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
         'record-requests': { type: 'string', coerce: last, describe: 'append each received request to FILE as a JSON line' },
+        // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
+        'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
       })
       .epilog(EPILOG) as unknown as Argv<MockArgs>,
   handler: async (argv) => {
@@ -111,16 +115,22 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
         `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
     );
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      const on = (s: NodeJS.Signals) => {
+    const reason = await new Promise<string>((resolve) => {
+      const on = (why: string) => {
         process.off('SIGTERM', on);
         process.off('SIGINT', on);
-        resolve(s);
+        resolve(why);
       };
       process.on('SIGTERM', on);
       process.on('SIGINT', on);
+      if (argv['exit-with-stdin']) {
+        process.stdin.once('end', () => on('stdin closed'));
+        process.stdin.once('error', () => on('stdin closed'));
+        process.stdin.resume();
+      }
     });
+    if (argv['exit-with-stdin']) process.stdin.destroy();
     await server.close();
-    process.stderr.write(`servebench mock: stopped (${signal})\n`);
+    process.stderr.write(`servebench mock: stopped (${reason})\n`);
   },
 };

@@ -32,11 +32,15 @@ export interface SpawnedMock {
 export function spawnMock(args: string[] = [], opts: SpawnMockOptions = {}): Promise<SpawnedMock> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const hasPort = args.some((a) => a === '--port' || a.startsWith('--port='));
-  const argv = [SERVEBENCH_BIN, 'mock', ...(hasPort ? [] : ['--port', '0']), ...args];
+  const argv = [SERVEBENCH_BIN, 'mock', '--exit-with-stdin', ...(hasPort ? [] : ['--port', '0']), ...args];
   const child = spawn(process.execPath, argv, {
     cwd: REPO_ROOT,
     env: opts.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin is our lifeline: if this process dies, the pipe closes and the mock exits.
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Own process group: a terminal Ctrl-C reaches only the parent, which then stops requests
+    // before the server (otherwise in-flight requests would end as connection errors).
+    detached: true,
   });
   let stderrTail = '';
   child.stderr!.setEncoding('utf8');

@@ -35,11 +35,13 @@ const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'cache-control': 'no-cache',
 }) as OutgoingHttpHeaders;
 
-/** Kill the connection with a TCP RST, as a crashed server or a proxy cut does. */
+/**
+ * Drop the connection mid-response. A plain close (FIN), not resetAndDestroy(): an RST can make the
+ * client's kernel discard chunks it has received but not yet read, which would make how much
+ * content arrived before the error depend on scheduling. Either way the chunked body never ends.
+ */
 export function resetConnection(res: ServerResponse): void {
-  const socket = res.socket ?? res.req.socket;
-  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-  else socket.destroy();
+  (res.socket ?? res.req.socket).destroy();
 }
 
 export class StreamJob implements ClockJob {

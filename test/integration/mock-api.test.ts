@@ -109,9 +109,12 @@ describe('mock server API', () => {
 
   it('records each request as a JSON line, without the authorization header', async () => {
     await postJson(`${mock.url}/v1/completions`, { prompt: 'recorded', max_tokens: 1 }, { authorization: 'Bearer sk-secret' });
-    // The log is written asynchronously; give it a moment.
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The mock appends asynchronously; poll briefly for the line.
+    let lines: any[] = [];
+    for (let i = 0; i < 100 && !lines.some((l) => l.body?.prompt === 'recorded'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      lines = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    }
     const rec = lines.find((l) => l.body?.prompt === 'recorded');
     expect(rec).toMatchObject({ method: 'POST', path: '/v1/completions', body: { prompt: 'recorded', max_tokens: 1 } });
     expect(Number.isInteger(rec.ts_ns)).toBe(true);
