@@ -122,7 +122,7 @@ export class StreamJob implements ClockJob {
     while (events < MAX_BATCH_EVENTS && out.length < MAX_BATCH_CHARS) {
       const k = this.k;
       if (fault === 'reset' && k === this.resetAt) {
-        // Due one itl after the previous chunk, so the client has read what came before.
+        // At the time the next chunk would have gone out, so what came before has arrived.
         if (this.dueOf(k) > horizon) break;
         if (out) res.write(out);
         resetConnection(res);
