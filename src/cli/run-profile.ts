@@ -144,7 +144,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       run: { start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns, wall_anchor: wallAnchor },
       extra: { tokenizer: tokenizer.name, transport: transport.name },
     });
-    process.stdout.write('\n' + renderConsole(summary, { color: process.stdout.isTTY === true, width: process.stdout.columns }) + '\n');
+    process.stdout.write('\n' + renderConsole(summary, { color: process.stdout.isTTY === true, width: process.stdout.columns || undefined }) + '\n');
     const c = summary.counts;
     log(`requests: ${c.issued} issued, ${c.succeeded} succeeded, ${c.errored} errored, ${c.cancelled} cancelled`);
     log(`exports written to ${dir}`);

@@ -150,3 +150,30 @@ describe('profile variants', () => {
     expect(j.metrics.benchmark_duration.avg).toBeLessThan(3);
   });
 });
+
+describe('profile interrupted with SIGINT', () => {
+  it('stops issuing, cancels what is in flight and still writes exports whose counts add up', async () => {
+    const dir = tmpDir();
+    let pid = 0;
+    const run = runCli(['profile', '--request-count', '100000', '--concurrency', '4', '--mock-itl-ms', '20', '--osl', '50', '--artifact-dir', dir, '--ui', 'none'], {
+      onSpawn: (p) => (pid = p),
+    });
+    // Wait until some requests have completed, then interrupt.
+    const recordsFile = path.join(dir, 'records.jsonl');
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (fs.existsSync(recordsFile) && fs.readFileSync(recordsFile, 'utf8').split('\n').length > 6) break;
+    }
+    process.kill(pid, 'SIGINT');
+    const r = await run;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/interrupted/);
+    const j = readJson(path.join(dir, 'profile_export.json'));
+    const recs = readJsonl(recordsFile);
+    expect(j.counts.issued).toBe(recs.length);
+    expect(j.counts.issued).toBe(j.counts.succeeded + j.counts.errored + j.counts.cancelled);
+    expect(j.counts.succeeded).toBeGreaterThan(4);
+    expect(j.counts.cancelled).toBeGreaterThan(0);
+    for (const c of recs.filter((x) => x.status === 'cancelled')) expect(c.error.type).toBe('cancelled');
+  });
+});
