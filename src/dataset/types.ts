@@ -28,3 +28,46 @@ export interface SyntheticConfig {
   /** Distinct turns to generate, then repeat (finite dataset); undefined: a fresh turn every time. */
   count?: number;
 }
+
+// ---- Conversations (issue 5): the contract between datasets and the scheduler. ----
+// Every dataset yields conversations; a single-turn dataset yields conversations of one turn.
+// The scheduler (src/load) decides when each turn is sent; for multi-turn it builds the
+// history (previous user turns + the assistant's actual replies) into Turn.messages at send time.
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ConversationTurn {
+  /** The new user input of this turn. */
+  prompt: string;
+  /** Its length in tokens under the run's tokenizer, when known. */
+  isl: number | null;
+  /** Requested output length (max_tokens), or null to let the server decide. */
+  max_tokens: number | null;
+  /** Messages given verbatim by a single-turn dataset (e.g. a system + user pair); replaces prompt. */
+  messages?: ChatMessage[];
+  /** Trace replay: when to send this turn, in ms from the trace start (absolute schedule). */
+  timestamp_ms: number | null;
+  /** Multi-turn: think time in ms between the previous turn's completion and this turn. */
+  delay_ms: number | null;
+}
+
+export interface Conversation {
+  id: string;
+  /** Sent as the first (system) message of every turn, when set. */
+  system_prompt?: string;
+  turns: ConversationTurn[];
+}
+
+export interface ConversationSource {
+  /** Short name for logs and the exported config ('synthetic', 'single_turn', 'mooncake_trace', …). */
+  readonly kind: string;
+  /** Number of distinct conversations for a finite source, null for an endless generator. */
+  readonly size: number | null;
+  /** True when turns carry timestamp_ms (fixed-schedule replay is then the default). */
+  readonly hasTimestamps: boolean;
+  /** The next conversation per the sampling strategy; a finite source wraps around. */
+  next(): Conversation;
+}

@@ -8,7 +8,7 @@ import { parseUsage } from './usage.js';
 export const chatAdapter: EndpointAdapter = {
   type: 'chat',
   buildBody(turn: Turn, cfg: RunConfig) {
-    return { ...commonBody(turn, cfg), messages: [{ role: 'user', content: turn.prompt }], ...cfg.extra_inputs };
+    return { ...commonBody(turn, cfg), messages: turn.messages ?? [{ role: 'user', content: turn.prompt }], ...cfg.extra_inputs };
   },
   parse(data: string): Payload {
     if (data === '[DONE]') return { kind: 'done' };

@@ -26,6 +26,11 @@ export interface Turn {
   isl: number | null;
   /** Requested output length (sent as max_tokens), or null to let the server decide. */
   max_tokens: number | null;
+  /** Full message list for chat (history of a multi-turn session, or messages from a dataset). */
+  messages?: { role: 'system' | 'user' | 'assistant'; content: string }[];
+  /** Multi-turn: which conversation and which turn of it. */
+  session_id?: string;
+  turn_index?: number;
 }
 
 /** A request as the scheduler hands it to the transport. */
