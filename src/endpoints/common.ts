@@ -2,6 +2,7 @@
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
 import { type Payload, PayloadParseError } from './types.js';
+import { parseUsage } from './usage.js';
 
 export function decodeJson(data: string): Record<string, unknown> {
   let v: unknown;
@@ -32,4 +33,22 @@ export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> 
 
 export function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
+}
+
+/** Decode an OpenAI-style payload; `pick` reads one choice's content and reasoning text. */
+export function parseChoicesPayload(data: string, pick: (choice: Record<string, unknown>) => [string, string]): Payload {
+  if (data === '[DONE]') return { kind: 'done' };
+  const o = decodeJson(data);
+  const err = errorPayload(o);
+  if (err) return err;
+  const choices = Array.isArray(o.choices) ? (o.choices as Record<string, unknown>[]) : [];
+  let content = '';
+  let reasoning = '';
+  for (const c of choices) {
+    if (!c || typeof c !== 'object') continue;
+    const [text, thought] = pick(c);
+    content += text;
+    reasoning += thought;
+  }
+  return { kind: 'data', content, reasoning, has_choices: choices.length > 0, usage: parseUsage(o.usage) };
 }
