@@ -39,6 +39,11 @@ export interface TokenPool {
   mids: string[];
   /** Distinct ids of the corpus, for the prefix in 'verified' mode. */
   uniqueIds: number[];
+  /**
+   * ' ' when the tokenizer prepends a space to its input (SentencePiece style), else ''.
+   * Text that starts with a space then encodes at the start of a prompt with one token too many.
+   */
+  lead: string;
 }
 
 /** Window size (tokens) used to check a cut; more than any English pre-token spans. */
@@ -98,6 +103,7 @@ export function buildTokenPool(tok: TextTokenizer): TokenPool {
     heads: [],
     mids: [],
     uniqueIds,
+    lead,
   });
   if (!strs) return verified();
   for (let i = 0; i < L; i++) off[i + 1] = (off[i] as number) + (strs[i] as string).length;
@@ -158,5 +164,5 @@ export function buildTokenPool(tok: TextTokenizer): TokenPool {
   const mids = h0 === undefined ? [] : words.filter((m) => tok.count(h0 + m) === 2);
 
   if (starts.length === 0 || heads.length < 2 || mids.length < 2) return verified();
-  return { mode: 'sliced', ids, text, off, starts: Int32Array.from(starts), endOk, heads, mids, uniqueIds };
+  return { mode: 'sliced', ids, text, off, starts: Int32Array.from(starts), endOk, heads, mids, uniqueIds, lead };
 }

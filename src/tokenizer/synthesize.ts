@@ -27,6 +27,8 @@ export interface SynthesizerOptions {
   verify?: boolean;
 }
 
+// prefixCode, bodyText, cycIds and verifiedPrompt are shared with segments.ts (trace blocks).
+
 /** Multiplier of the counter→prefix bijection; prime, so coprime with any smaller modulus. */
 const STEP = 2654435761n;
 const FIXUP_ROUNDS = 10;
@@ -51,14 +53,14 @@ function gcd(a: bigint, b: bigint): bigint {
 }
 
 /** counter → code in [0, modulus), one-to-one over any `modulus` consecutive counters. */
-function prefixCode(counter: bigint, salt: bigint, modulus: bigint): bigint {
+export function prefixCode(counter: bigint, salt: bigint, modulus: bigint): bigint {
   let step = STEP % modulus;
   while (gcd(step, modulus) !== 1n) step += 1n;
   return (counter * step + salt) % modulus;
 }
 
 /** N-token text of the corpus starting at token s (cyclic), as string slices. */
-function bodyText(pool: TokenPool, s: number, n: number): string {
+export function bodyText(pool: TokenPool, s: number, n: number): string {
   const L = pool.ids.length;
   const { text, off } = pool;
   const end = s + n;
@@ -89,7 +91,7 @@ function slicedPrompt(pool: TokenPool, n: number, counter: bigint, salt: bigint,
   return null;
 }
 
-function cycIds(pool: TokenPool, from: number, n: number): number[] {
+export function cycIds(pool: TokenPool, from: number, n: number): number[] {
   const L = pool.ids.length;
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) out[i] = pool.ids[(from + i) % L] as number;
@@ -97,7 +99,7 @@ function cycIds(pool: TokenPool, from: number, n: number): number[] {
 }
 
 /** Generic path: decode candidate ids, then re-encode and trim/extend until the count is exact. */
-function verifiedPrompt(
+export function verifiedPrompt(
   tok: TextTokenizer, pool: TokenPool, n: number, counter: bigint, salt: bigint, pick: number,
 ): string | null {
   const U = BigInt(pool.uniqueIds.length);
