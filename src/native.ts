@@ -17,6 +17,22 @@ export interface SseFrames {
   trailing_bytes: number;
 }
 
+export interface Http1ParseResult {
+  /** Final status (0 until its header block is complete). */
+  status: number;
+  /** The response ended (its body framing is satisfied). */
+  complete: boolean;
+  /** The connection could carry another request (only when complete). */
+  keep_alive: boolean;
+  /** Bytes consumed: stops at the end of the response. */
+  consumed: number;
+  /** Decoded body (chunk framing removed). */
+  body: Buffer;
+  /** One stamp per body piece handed on: the index of the chunk that held it. */
+  body_stamps: BigInt64Array;
+  error: { type: 'parse_error' | 'connection'; message: string } | null;
+}
+
 export interface NativeAddon {
   abiVersion: number;
   /**
@@ -24,6 +40,11 @@ export interface NativeAddon {
    * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
    */
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+  /**
+   * Parses one HTTP/1.1 response fed as `chunks` (chunk i stamped i), then a
+   * connection close when `eof` (the native engine's parser, exposed for tests).
+   */
+  http1Parse(chunks: Uint8Array[], eof: boolean): Http1ParseResult;
 }
 
 /** A wrong argument to a native call, caught on either side of the boundary. */
