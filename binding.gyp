@@ -5,7 +5,8 @@
       "sources": [
         "native/addon.cc",
         "native/sse.cc",
-        "native/http1.cc"
+        "native/http1.cc",
+        "native/http1_binding.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED", "NAPI_CPP_EXCEPTIONS"],

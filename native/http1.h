@@ -1,9 +1,9 @@
 // HTTP/1.1 response parsing for the native stream engine.
 //
 // Http1ResponseParser is plain C++ with no N-API dependency: the engine's I/O
-// threads run it, and it builds alone for fuzzing and sanitizer runs (compile
-// http1.cc with -DSERVEBENCH_HTTP1_CORE_ONLY). RegisterHttp1 adds a JS
-// binding, `http1Parse`, that feeds one response through it (for tests).
+// threads run it, and http1.cc builds alone for fuzzing and sanitizer runs.
+// RegisterHttp1 (http1_binding.cc) adds a JS binding, `http1Parse`, that
+// feeds one response through it (for tests).
 #pragma once
 
 #include <cstddef>
