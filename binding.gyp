@@ -5,6 +5,8 @@
       "sources": [
         "native/addon.cc",
         "native/sse.cc",
+        "native/hdr.cc",
+        "native/hdr_binding.cc",
         "native/http1.cc",
         "native/http1_binding.cc"
       ],

@@ -2,11 +2,13 @@
 // registers its exports through one Register* call here.
 #include <napi.h>
 
+#include "hdr.h"
 #include "http1.h"
 #include "sse.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
+  servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;

@@ -1,0 +1,206 @@
+// The JS class `Histogram` over HdrHistogram (hdr.h). Guards only: the TS
+// wrapper (src/metrics/histogram.ts) validates properly. Bad arguments throw a
+// TypeError with code SB_NATIVE_BAD_ARG; a bad encoding throws an Error with
+// code SB_HDR_DECODE. Nothing here can crash the process on bad input.
+#include <napi.h>
+
+#include <cmath>
+#include <string>
+
+#include "hdr.h"
+
+namespace servebench {
+
+namespace {
+
+[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
+  Napi::TypeError err = Napi::TypeError::New(env, message);
+  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
+  throw err;
+}
+
+class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
+ public:
+  // `Histogram(significantDigits = 3, highestTrackableValue = 2)`.
+  explicit HistogramWrap(const Napi::CallbackInfo& info)
+      : Napi::ObjectWrap<HistogramWrap>(info), h_(3, 2) {
+    Napi::Env env = info.Env();
+    int digits = 3;
+    double highest = 2;
+    if (info.Length() > 0 && !info[0].IsUndefined()) {
+      const double d = NumberArg(info, 0, "significantDigits");
+      if (d != std::floor(d) || d < HdrHistogram::kMinDigits || d > HdrHistogram::kMaxDigits) {
+        ThrowType(env, "Histogram: significantDigits must be an integer from 1 to 5");
+      }
+      digits = static_cast<int>(d);
+    }
+    if (info.Length() > 1 && !info[1].IsUndefined()) {
+      highest = NumberArg(info, 1, "highestTrackableValue");
+      if (highest != std::floor(highest) || highest < 2 || highest > static_cast<double>(HdrHistogram::kMaxValue)) {
+        ThrowType(env, "Histogram: highestTrackableValue must be an integer from 2 to 2^62");
+      }
+    }
+    h_ = HdrHistogram(digits, std::min(static_cast<int64_t>(highest), HdrHistogram::kMaxValue));
+  }
+
+  static Napi::Function Define(Napi::Env env, Napi::FunctionReference* self) {
+    return DefineClass(
+        env, "Histogram",
+        {
+            InstanceMethod<&HistogramWrap::RecordOne>("record"),
+            InstanceMethod<&HistogramWrap::RecordValues>("recordValues"),
+            InstanceMethod<&HistogramWrap::Percentile>("valueAtPercentile"),
+            InstanceMethod<&HistogramWrap::Percentiles>("valuesAtPercentiles"),
+            InstanceMethod("merge", &HistogramWrap::Merge, napi_default, self),
+            InstanceMethod<&HistogramWrap::ResetAll>("reset"),
+            InstanceMethod<&HistogramWrap::EncodeV2>("encode"),
+            StaticMethod("decode", &HistogramWrap::DecodeV2, napi_default, self),
+            InstanceAccessor<&HistogramWrap::Count>("count"),
+            InstanceAccessor<&HistogramWrap::Min>("min"),
+            InstanceAccessor<&HistogramWrap::Max>("max"),
+            InstanceAccessor<&HistogramWrap::Mean>("mean"),
+            InstanceAccessor<&HistogramWrap::Std>("std"),
+            InstanceAccessor<&HistogramWrap::Sum>("sum"),
+            InstanceAccessor<&HistogramWrap::Clamped>("clamped"),
+            InstanceAccessor<&HistogramWrap::Digits>("significantDigits"),
+            InstanceAccessor<&HistogramWrap::Highest>("highestTrackableValue"),
+        });
+  }
+
+ private:
+  static double NumberArg(const Napi::CallbackInfo& info, size_t i, const char* name) {
+    if (info.Length() <= i || !info[i].IsNumber()) {
+      ThrowType(info.Env(), std::string("Histogram: ") + name + " must be a number");
+    }
+    const double v = info[i].As<Napi::Number>().DoubleValue();
+    if (!std::isfinite(v)) ThrowType(info.Env(), std::string("Histogram: ") + name + " must be finite");
+    return v;
+  }
+
+  double ScaleArg(const Napi::CallbackInfo& info, size_t i) {
+    if (info.Length() <= i || info[i].IsUndefined()) return 1.0;
+    const double s = NumberArg(info, i, "scale");
+    if (s <= 0) ThrowType(info.Env(), "Histogram: scale must be greater than 0");
+    return s;
+  }
+
+  void RecordOne(const Napi::CallbackInfo& info) {
+    const double v = NumberArg(info, 0, "value");
+    if (!h_.Record(v, ScaleArg(info, 1))) ThrowType(info.Env(), "Histogram.record: value times scale must be below 2^62");
+  }
+
+  void RecordValues(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsTypedArray()) {
+      ThrowType(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
+    }
+    // The scale is read before the array's pointer: reading it cannot run JS that detaches the buffer.
+    const double scale = ScaleArg(info, 1);
+    Napi::TypedArray ta = info[0].As<Napi::TypedArray>();
+    const size_t n = ta.ElementLength();
+    size_t done;
+    if (ta.TypedArrayType() == napi_float64_array) {
+      const double* p = info[0].As<Napi::Float64Array>().Data();
+      done = n == 0 || p == nullptr ? n : h_.RecordBatch(p, n, scale);
+    } else if (ta.TypedArrayType() == napi_bigint64_array) {
+      const int64_t* p = info[0].As<Napi::TypedArrayOf<int64_t>>().Data();
+      done = n == 0 || p == nullptr ? n : h_.RecordBatch(p, n, scale);
+    } else {
+      ThrowType(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
+    }
+    if (done != n) {
+      ThrowType(env, "Histogram.recordValues: values[" + std::to_string(done) +
+                         "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
+    }
+  }
+
+  static double PercentileArg(Napi::Env env, double p) {
+    if (!(p >= 0 && p <= 100)) ThrowType(env, "Histogram: a percentile must be a number from 0 to 100");
+    return p;
+  }
+
+  Napi::Value Percentile(const Napi::CallbackInfo& info) {
+    const double p = PercentileArg(info.Env(), NumberArg(info, 0, "percentile"));
+    return Napi::Number::New(info.Env(), h_.ValueAtPercentile(p));
+  }
+
+  Napi::Value Percentiles(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsTypedArray() ||
+        info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+      ThrowType(env, "Histogram.valuesAtPercentiles: percentiles must be a Float64Array");
+    }
+    Napi::Float64Array in = info[0].As<Napi::Float64Array>();
+    const size_t n = in.ElementLength();
+    std::vector<double> ps(n);
+    for (size_t i = 0; i < n; ++i) ps[i] = PercentileArg(env, in[i]);
+    Napi::Float64Array out = Napi::Float64Array::New(env, n);
+    if (n > 0) h_.ValuesAtPercentiles(ps.data(), n, out.Data());
+    return out;
+  }
+
+  void Merge(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    auto* ctor = static_cast<Napi::FunctionReference*>(info.Data());
+    if (info.Length() < 1 || !info[0].IsObject() || !info[0].As<Napi::Object>().InstanceOf(ctor->Value())) {
+      ThrowType(env, "Histogram.merge: other must be a Histogram");
+    }
+    HistogramWrap* other = Unwrap(info[0].As<Napi::Object>());
+    if (other == nullptr) ThrowType(env, "Histogram.merge: other must be a Histogram");
+    if (!h_.Merge(other->h_)) ThrowType(env, "Histogram.merge: both histograms must have the same significant digits");
+  }
+
+  void ResetAll(const Napi::CallbackInfo&) { h_.Reset(); }
+
+  Napi::Value EncodeV2(const Napi::CallbackInfo& info) {
+    const std::vector<uint8_t> bytes = h_.Encode();
+    return Napi::Buffer<uint8_t>::Copy(info.Env(), bytes.data(), bytes.size());
+  }
+
+  static Napi::Value DecodeV2(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 1 || !info[0].IsTypedArray() ||
+        info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+      ThrowType(env, "Histogram.decode: data must be a Buffer (Uint8Array)");
+    }
+    Napi::Uint8Array data = info[0].As<Napi::Uint8Array>();
+    HdrHistogram decoded(3, 2);
+    std::string error;
+    if (!HdrHistogram::Decode(data.Data(), data.Data() ? data.ElementLength() : 0, &decoded, &error)) {
+      Napi::Error err = Napi::Error::New(env, "Histogram.decode: " + error);
+      err.Set("code", Napi::String::New(env, "SB_HDR_DECODE"));
+      throw err;
+    }
+    auto* ctor = static_cast<Napi::FunctionReference*>(info.Data());
+    Napi::Object obj = ctor->New({Napi::Number::New(env, decoded.digits())});
+    Unwrap(obj)->h_ = std::move(decoded);
+    return obj;
+  }
+
+  Napi::Value Num(Napi::Env env, double v) { return Napi::Number::New(env, v); }
+  Napi::Value Count(const Napi::CallbackInfo& i) { return Num(i.Env(), static_cast<double>(h_.count())); }
+  Napi::Value Min(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.min()); }
+  Napi::Value Max(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.max()); }
+  Napi::Value Mean(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.mean()); }
+  Napi::Value Std(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.stddev()); }
+  Napi::Value Sum(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.sum()); }
+  Napi::Value Clamped(const Napi::CallbackInfo& i) { return Num(i.Env(), static_cast<double>(h_.clamped())); }
+  Napi::Value Digits(const Napi::CallbackInfo& i) { return Num(i.Env(), h_.digits()); }
+  Napi::Value Highest(const Napi::CallbackInfo& i) { return Num(i.Env(), static_cast<double>(h_.highest_trackable())); }
+
+  HdrHistogram h_;
+};
+
+}  // namespace
+
+void RegisterHdr(Napi::Env env, Napi::Object exports) {
+  // The constructor, for merge's instanceof check and decode's new instance;
+  // one per environment (worker threads load the addon again), freed with it.
+  auto* ctor = new Napi::FunctionReference();
+  env.AddCleanupHook([ctor]() { delete ctor; });
+  Napi::Function cls = HistogramWrap::Define(env, ctor);
+  *ctor = Napi::Persistent(cls);
+  exports.Set("Histogram", cls);
+}
+
+}  // namespace servebench
