@@ -8,7 +8,10 @@
         "native/hdr.cc",
         "native/hdr_binding.cc",
         "native/http1.cc",
-        "native/http1_binding.cc"
+        "native/http1_binding.cc",
+        "native/engine.cc",
+        "native/engine_loop.cc",
+        "native/engine_binding.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED", "NAPI_CPP_EXCEPTIONS"],

@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "hdr.h"
+#include "engine.h"
 #include "http1.h"
 #include "sse.h"
 
@@ -10,6 +11,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
+  servebench::RegisterEngine(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;
 }

@@ -33,6 +33,75 @@ export interface Http1ParseResult {
   error: { type: 'parse_error' | 'connection'; message: string } | null;
 }
 
+/** Options of the native stream engine (native/engine.h). */
+export interface EngineOptions {
+  /** Numeric IPv4 or IPv6 address of the target (names are resolved in TS). */
+  address: string;
+  port: number;
+  /** I/O threads, each with its own epoll set and connection pool (default 1). */
+  threads?: number;
+  /** Connections across all threads; 0 or absent: one per request in flight. */
+  maxConnections?: number;
+  /** Bytes kept of a body not framed as SSE; beyond it the request fails (default 64 MiB). */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Finished requests, in columns: record i is `ids[i]`, its events are the next
+ * `event_count[i]` entries of the event columns (records in order).
+ */
+export interface EngineBatch {
+  ids: Uint32Array;
+  /** Final HTTP status; 0 when no response head arrived. */
+  status: Int32Array;
+  /** When the I/O thread took the request up (CLOCK_MONOTONIC ns). */
+  start_ns: BigInt64Array;
+  /** Stamp of the read that held the last body byte, or when the request failed. */
+  end_ns: BigInt64Array;
+  bytes_sent: Float64Array;
+  /** Decoded body bytes. */
+  bytes_received: Float64Array;
+  event_count: Uint32Array;
+  /** Arrival stamp of the read that completed each SSE event. */
+  event_ns: BigInt64Array;
+  event_data: string[];
+  /** `event:` names ('' when absent), or null when no event in the batch had one. */
+  event_type: string[] | null;
+  /** The body when it was not framed as SSE (non-streaming, or a non-2xx status), else null. */
+  body: (string | null)[];
+  error: ({ type: 'connection' | 'parse_error' | 'timeout' | 'cancelled'; message: string } | null)[];
+}
+
+/** The native stream engine; src/transport/native.ts wraps it. */
+export interface NativeEngine {
+  /**
+   * Hands requests to the I/O threads. Request i is `requests[ends[i-1] .. ends[i])`, a whole
+   * rendered HTTP/1.1 request; `timeoutMs[i]` 0 means none; `targetNs[i]` > 0 holds the request
+   * until that CLOCK_MONOTONIC time. Throws SB_NATIVE_ENGINE_CLOSED after close().
+   */
+  submit(
+    ids: Uint32Array,
+    requests: Uint8Array,
+    ends: Uint32Array,
+    streaming: Uint8Array,
+    timeoutMs: Float64Array,
+    targetNs: BigInt64Array,
+  ): void;
+  cancel(ids: Uint32Array): void;
+  cancelAll(): void;
+  /** Cancels what is in flight, joins the threads, and delivers the last records before returning. */
+  close(): void;
+  stats(): {
+    requests_started: number;
+    requests_completed: number;
+    requests_live: number;
+    connections_opened: number;
+    connections_live: number;
+    reads: number;
+    retries: number;
+  };
+}
+
 export interface NativeAddon {
   abiVersion: number;
   /**
@@ -45,6 +114,8 @@ export interface NativeAddon {
    * connection close when `eof` (the native engine's parser, exposed for tests).
    */
   http1Parse(chunks: Uint8Array[], eof: boolean): Http1ParseResult;
+  /** The native stream engine; absent from builds without it. `onRecords` gets finished requests in batches. */
+  Engine?: new (opts: EngineOptions, onRecords: (batch: EngineBatch) => void) => NativeEngine;
 }
 
 /** A wrong argument to a native call, caught on either side of the boundary. */

@@ -1,0 +1,97 @@
+#include "engine.h"
+
+#include "engine_loop.h"
+
+namespace servebench {
+
+Engine::Engine(const EngineOptions& options, std::function<void()> notify)
+    : options_(options), notify_(std::move(notify)) {
+  if (options_.threads < 1) options_.threads = 1;
+}
+
+Engine::~Engine() { Stop(); }
+
+void Engine::Start() {
+  if (started_) return;
+  const int n = options_.threads;
+  const int max = options_.max_connections;
+  for (int i = 0; i < n; ++i) {
+    // Split the connection cap across threads; every thread gets at least one.
+    int share = 0;
+    if (max > 0) {
+      share = max / n + (i < max % n ? 1 : 0);
+      if (share < 1) share = 1;
+    }
+    loops_.push_back(std::make_unique<IoLoop>(this, options_, share));
+  }
+  for (auto& loop : loops_) loop->Start();
+  started_ = true;
+}
+
+void Engine::Submit(std::vector<EngineRequest>&& requests) {
+  if (!started_ || stopped_ || requests.empty()) return;
+  if (loops_.size() == 1) {
+    loops_[0]->Post(std::move(requests));
+    return;
+  }
+  std::vector<std::vector<EngineRequest>> per(loops_.size());
+  for (auto& r : requests) {
+    per[next_loop_].push_back(std::move(r));
+    next_loop_ = (next_loop_ + 1) % loops_.size();
+  }
+  for (size_t i = 0; i < loops_.size(); ++i) {
+    if (!per[i].empty()) loops_[i]->Post(std::move(per[i]));
+  }
+}
+
+void Engine::Cancel(const std::vector<uint32_t>& ids) {
+  if (!started_ || stopped_ || ids.empty()) return;
+  for (auto& loop : loops_) loop->PostCancel(ids, false);
+}
+
+void Engine::CancelAll() {
+  if (!started_ || stopped_) return;
+  for (auto& loop : loops_) loop->PostCancel({}, true);
+}
+
+void Engine::Drain(std::vector<EngineRecord>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (out->empty()) {
+    out->swap(done_);
+  } else {
+    for (auto& r : done_) out->push_back(std::move(r));
+    done_.clear();
+  }
+  notified_ = false;
+}
+
+void Engine::Complete(std::vector<EngineRecord>* batch) {
+  bool notify;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_.empty()) {
+      done_.swap(*batch);
+    } else {
+      for (auto& r : *batch) done_.push_back(std::move(r));
+    }
+    batch->clear();
+    notify = !notified_;
+    notified_ = true;
+  }
+  if (notify && notify_) notify_();
+}
+
+void Engine::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  for (auto& loop : loops_) loop->PostStop();
+  for (auto& loop : loops_) loop->Join();
+}
+
+EngineStats Engine::Stats() const {
+  EngineStats s;
+  for (const auto& loop : loops_) loop->AddStats(&s);
+  return s;
+}
+
+}  // namespace servebench

@@ -1,0 +1,130 @@
+// The native stream engine: an HTTP/1.1 client for saturation runs.
+//
+// Engine owns N I/O threads (IoLoop, engine_loop.h), each with its own epoll
+// set and keep-alive connection pool. Requests arrive pre-rendered, in batches
+// (Submit); each read is stamped with CLOCK_MONOTONIC right after recv()
+// returns, SSE events are framed on the I/O thread, and finished requests come
+// back as EngineRecords through one queue that the JS side drains in batches
+// (Drain), woken by `notify` at most once per batch.
+//
+// Plain C++ (no N-API): engine_binding.cc wraps it for JS, and the sanitizer
+// test drives it directly.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace Napi {
+class Env;
+class Object;
+}  // namespace Napi
+
+namespace servebench {
+
+// How a request ended, when not with a complete response.
+enum class EngineError : uint8_t { kNone = 0, kConnection = 1, kParse = 2, kTimeout = 3, kCancelled = 4 };
+
+struct EngineOptions {
+  sockaddr_storage addr{};  // the target (numeric: the caller resolves names)
+  socklen_t addr_len = 0;
+  int threads = 1;
+  // Connections across all threads; 0: as many as requests in flight.
+  int max_connections = 0;
+  // Response bytes kept for a body that is not framed as SSE (non-streaming
+  // requests, error statuses); beyond this the request fails (parse_error).
+  size_t max_body_bytes = 64u << 20;
+};
+
+struct EngineRequest {
+  uint32_t id = 0;
+  bool streaming = false;
+  int64_t timeout_ns = 0;  // from the start of the request; 0: none
+  int64_t target_ns = 0;   // CLOCK_MONOTONIC ns to send at; 0: as soon as possible
+  std::string bytes;       // the whole HTTP/1.1 request, head and body
+};
+
+struct EngineRecord {
+  uint32_t id = 0;
+  int status = 0;  // 0: no final response head was received
+  EngineError error = EngineError::kNone;
+  std::string error_message;
+  int64_t start_ns = 0;  // when the I/O thread took the request up
+  int64_t end_ns = 0;    // stamp of the read that held the last body byte, or when it failed
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;  // decoded body bytes
+  // SSE events (streaming requests with a 2xx status): data concatenated,
+  // with each event's end offset, arrival stamp and type.
+  std::string event_data;
+  std::vector<uint32_t> event_end;
+  std::vector<int64_t> event_ns;
+  std::string event_types;
+  std::vector<uint32_t> type_end;
+  bool any_type = false;  // some event had an `event:` field
+  // The body, when it is not framed as SSE.
+  std::string body;
+  bool has_body = false;
+};
+
+struct EngineStats {
+  uint64_t requests_started = 0;
+  uint64_t requests_completed = 0;
+  uint64_t connections_opened = 0;
+  uint64_t connections_live = 0;
+  uint64_t requests_live = 0;  // submitted and not yet completed
+  uint64_t reads = 0;
+  uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
+};
+
+class IoLoop;
+
+class Engine {
+ public:
+  // `notify` runs on an I/O thread when records become available and no
+  // notification is pending; the owner then calls Drain.
+  Engine(const EngineOptions& options, std::function<void()> notify);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Starts the I/O threads. Throws std::runtime_error when one cannot start.
+  void Start();
+  // Hands requests to the threads (spread round-robin).
+  void Submit(std::vector<EngineRequest>&& requests);
+  // Ends these requests (or all) as cancelled.
+  void Cancel(const std::vector<uint32_t>& ids);
+  void CancelAll();
+  // Takes every completed record; clears the pending notification.
+  void Drain(std::vector<EngineRecord>* out);
+  // Cancels what is in flight, closes every connection and joins the
+  // threads. The records of the cancelled requests are left for Drain.
+  void Stop();
+  EngineStats Stats() const;
+
+  // Called by the I/O threads with a batch of finished records.
+  void Complete(std::vector<EngineRecord>* batch);
+
+ private:
+  EngineOptions options_;
+  std::function<void()> notify_;
+  std::vector<std::unique_ptr<IoLoop>> loops_;
+  size_t next_loop_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+
+  std::mutex mu_;
+  std::vector<EngineRecord> done_;
+  bool notified_ = false;
+};
+
+// Adds the JS class `Engine` (engine_binding.cc) to the exports.
+void RegisterEngine(Napi::Env env, Napi::Object exports);
+
+}  // namespace servebench

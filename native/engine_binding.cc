@@ -1,0 +1,414 @@
+// The JS binding of the native stream engine: class Engine.
+//
+//   new Engine({address, port, threads, maxConnections, maxBodyBytes}, onRecords)
+//   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
+//   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
+//
+// Finished records reach `onRecords(batch)` in batches: an I/O thread wakes
+// the JS thread through a thread-safe function at most once per batch, and
+// the batch is a handful of typed-array columns plus the payload strings.
+#include <arpa/inet.h>
+#include <napi.h>
+#include <netinet/in.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "engine.h"
+
+namespace servebench {
+
+namespace {
+
+[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
+  Napi::TypeError err = Napi::TypeError::New(env, message);
+  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
+  throw err;
+}
+
+bool IsAscii(const char* p, size_t n) {
+  uint64_t acc = 0;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    acc |= w;
+  }
+  for (; n > 0; ++p, --n) acc |= static_cast<unsigned char>(*p);
+  return (acc & 0x8080808080808080ULL) == 0;
+}
+
+// ASCII (most JSON) goes in as Latin-1, skipping V8's UTF-8 decoder; anything
+// else is decoded as UTF-8 with U+FFFD for invalid bytes, as Buffer#toString does.
+napi_value MakeString(napi_env env, const char* p, size_t n) {
+  napi_value out;
+  napi_status st = IsAscii(p, n) ? napi_create_string_latin1(env, p, n, &out) : napi_create_string_utf8(env, p, n, &out);
+  NAPI_THROW_IF_FAILED(env, st, nullptr);
+  return out;
+}
+
+// Builds a JS array through Array.of / push (V8's fast argument path), which
+// costs far less per element than napi_set_element.
+Napi::Value MakeArray(Napi::Env env, const std::vector<napi_value>& values) {
+  Napi::Object array_ctor = env.Global().Get("Array").As<Napi::Object>();
+  Napi::Function array_of = array_ctor.Get("of").As<Napi::Function>();
+  Napi::Function push = array_ctor.Get("prototype").As<Napi::Object>().Get("push").As<Napi::Function>();
+  constexpr size_t kBlock = 8192;
+  const size_t n = values.size();
+  const size_t first = n < kBlock ? n : kBlock;
+  Napi::Value arr = array_of.Call(first, values.data());
+  for (size_t i = first; i < n; i += kBlock) push.Call(arr, n - i < kBlock ? n - i : kBlock, values.data() + i);
+  return arr;
+}
+
+const char* ErrorType(EngineError e) {
+  switch (e) {
+    case EngineError::kConnection: return "connection";
+    case EngineError::kParse: return "parse_error";
+    case EngineError::kTimeout: return "timeout";
+    case EngineError::kCancelled: return "cancelled";
+    default: return "";
+  }
+}
+
+Napi::Object BuildBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
+  const size_t n = recs.size();
+  size_t events = 0;
+  bool any_type = false;
+  for (const auto& r : recs) {
+    events += r.event_ns.size();
+    any_type = any_type || r.any_type;
+  }
+  Napi::Uint32Array ids = Napi::Uint32Array::New(env, n);
+  Napi::Int32Array status = Napi::Int32Array::New(env, n);
+  Napi::BigInt64Array start = Napi::BigInt64Array::New(env, n);
+  Napi::BigInt64Array end = Napi::BigInt64Array::New(env, n);
+  Napi::Float64Array sent = Napi::Float64Array::New(env, n);
+  Napi::Float64Array received = Napi::Float64Array::New(env, n);
+  Napi::Uint32Array counts = Napi::Uint32Array::New(env, n);
+  Napi::BigInt64Array event_ns = Napi::BigInt64Array::New(env, events);
+  std::vector<napi_value> data, types, bodies(n), errors(n);
+  data.reserve(events);
+  if (any_type) types.reserve(events);
+  napi_value null_value = env.Null();
+  napi_value empty = Napi::String::New(env, "", 0);
+  size_t e = 0;
+  for (size_t i = 0; i < n; ++i) {
+    EngineRecord& r = recs[i];
+    ids[i] = r.id;
+    status[i] = r.status;
+    start[i] = r.start_ns;
+    end[i] = r.end_ns;
+    sent[i] = static_cast<double>(r.bytes_sent);
+    received[i] = static_cast<double>(r.bytes_received);
+    counts[i] = static_cast<uint32_t>(r.event_ns.size());
+    uint32_t from = 0;
+    uint32_t type_from = 0;
+    for (size_t k = 0; k < r.event_ns.size(); ++k, ++e) {
+      event_ns[e] = r.event_ns[k];
+      data.push_back(MakeString(env, r.event_data.data() + from, r.event_end[k] - from));
+      from = r.event_end[k];
+      if (any_type) {
+        const uint32_t type_to = r.type_end[k];
+        types.push_back(type_to == type_from ? empty
+                                             : MakeString(env, r.event_types.data() + type_from, type_to - type_from));
+        type_from = type_to;
+      }
+    }
+    bodies[i] = r.has_body ? MakeString(env, r.body.data(), r.body.size()) : null_value;
+    if (r.error == EngineError::kNone) {
+      errors[i] = null_value;
+    } else {
+      Napi::Object err = Napi::Object::New(env);
+      err.Set("type", ErrorType(r.error));
+      err.Set("message", Napi::String::New(env, r.error_message));
+      errors[i] = err;
+    }
+  }
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("ids", ids);
+  out.Set("status", status);
+  out.Set("start_ns", start);
+  out.Set("end_ns", end);
+  out.Set("bytes_sent", sent);
+  out.Set("bytes_received", received);
+  out.Set("event_count", counts);
+  out.Set("event_ns", event_ns);
+  out.Set("event_data", MakeArray(env, data));
+  out.Set("event_type", any_type ? MakeArray(env, types) : env.Null());
+  out.Set("body", MakeArray(env, bodies));
+  out.Set("error", MakeArray(env, errors));
+  return out;
+}
+
+struct EngineState;
+using StateRef = std::shared_ptr<EngineState>;
+void CallJs(Napi::Env env, Napi::Function callback, StateRef* ref, void* data);
+using Tsfn = Napi::TypedThreadSafeFunction<StateRef, void, CallJs>;
+
+// Shared by the wrapper and the thread-safe function (whose context holds a
+// reference until its finalizer runs), so a call still queued when the
+// wrapper goes away, or a wrapper outliving the function, stays safe.
+struct EngineState {
+  std::unique_ptr<Engine> engine;
+  Tsfn tsfn;
+  napi_env env = nullptr;
+  double in_flight = 0;  // submitted, not yet handed back (JS thread only)
+  bool refed = false;
+  bool closed = false;   // the engine is stopped and the function released
+  bool hook = false;
+};
+
+// Hands every finished record to JS. The thread-safe function keeps the
+// process alive only while requests are in flight.
+void Deliver(Napi::Env env, Napi::Function callback, EngineState* s) {
+  std::vector<EngineRecord> recs;
+  s->engine->Drain(&recs);
+  if (recs.empty()) return;
+  s->in_flight -= static_cast<double>(recs.size());
+  if (s->in_flight <= 0 && s->refed && !s->closed) {
+    s->tsfn.Unref(env);
+    s->refed = false;
+  }
+  Napi::Object batch = BuildBatch(env, recs);
+  recs.clear();
+  callback.Call({batch});
+}
+
+void CallJs(Napi::Env env, Napi::Function callback, StateRef* ref, void* /*data*/) {
+  if (env == nullptr || ref == nullptr || (*ref)->closed) return;
+  try {
+    Deliver(env, callback, ref->get());
+  } catch (const Napi::Error& err) {
+    err.ThrowAsJavaScriptException();  // a bug in the JS handler surfaces as an uncaught error
+  }
+}
+
+// At environment teardown (process exit) with the engine still open: stop
+// the threads before the thread-safe function goes away under them.
+void CleanupHook(void* arg) {
+  auto* s = static_cast<EngineState*>(arg);
+  s->hook = false;
+  if (!s->closed) {
+    s->closed = true;
+    s->engine->Stop();
+  }
+}
+
+class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "Engine",
+                       {InstanceMethod<&EngineWrap::Submit>("submit"), InstanceMethod<&EngineWrap::Cancel>("cancel"),
+                        InstanceMethod<&EngineWrap::CancelAll>("cancelAll"), InstanceMethod<&EngineWrap::Close>("close"),
+                        InstanceMethod<&EngineWrap::Stats>("stats")});
+  }
+
+  explicit EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<EngineWrap>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 2 || !info[0].IsObject() || !info[1].IsFunction()) {
+      ThrowType(env, "new Engine(options, onRecords): bad arguments");
+    }
+    Napi::Object o = info[0].As<Napi::Object>();
+    EngineOptions opts;
+    Napi::Value address = o.Get("address");
+    Napi::Value port = o.Get("port");
+    if (!address.IsString() || !port.IsNumber()) ThrowType(env, "Engine: options.address and options.port are required");
+    const std::string addr = address.As<Napi::String>().Utf8Value();
+    const double p = port.As<Napi::Number>().DoubleValue();
+    if (!(p >= 1 && p <= 65535)) ThrowType(env, "Engine: options.port must be in [1, 65535]");
+    auto* v4 = reinterpret_cast<sockaddr_in*>(&opts.addr);
+    auto* v6 = reinterpret_cast<sockaddr_in6*>(&opts.addr);
+    if (inet_pton(AF_INET, addr.c_str(), &v4->sin_addr) == 1) {
+      v4->sin_family = AF_INET;
+      v4->sin_port = htons(static_cast<uint16_t>(p));
+      opts.addr_len = sizeof(sockaddr_in);
+    } else if (inet_pton(AF_INET6, addr.c_str(), &v6->sin6_addr) == 1) {
+      v6->sin6_family = AF_INET6;
+      v6->sin6_port = htons(static_cast<uint16_t>(p));
+      opts.addr_len = sizeof(sockaddr_in6);
+    } else {
+      ThrowType(env, "Engine: options.address must be a numeric IPv4 or IPv6 address");
+    }
+    opts.threads = IntOption(env, o, "threads", 1, 1, 64);
+    opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
+    opts.max_body_bytes = static_cast<size_t>(IntOption(env, o, "maxBodyBytes", 64 << 20, 1, 1 << 30));
+
+    state_ = std::make_shared<EngineState>();
+    EngineState* s = state_.get();
+    s->env = env;
+    callback_ = Napi::Persistent(info[1].As<Napi::Function>());
+    s->tsfn = Tsfn::New(env, info[1].As<Napi::Function>(), "servebench-engine", 0, 1, new StateRef(state_),
+                        [](Napi::Env, void*, StateRef* ref) { delete ref; });
+    s->tsfn.Unref(env);
+    // Runs on an I/O thread; the engine is stopped before the function is released.
+    s->engine = std::make_unique<Engine>(opts, [s]() { s->tsfn.NonBlockingCall(); });
+    try {
+      s->engine->Start();
+    } catch (const std::exception& e) {
+      s->closed = true;
+      s->tsfn.Release();
+      Napi::Error err = Napi::Error::New(env, e.what());
+      err.Set("code", Napi::String::New(env, "SB_NATIVE_ENGINE"));
+      throw err;
+    }
+    // Registered after the thread-safe function, so it runs before that is torn down.
+    napi_add_env_cleanup_hook(env, CleanupHook, s);
+    s->hook = true;
+  }
+
+  ~EngineWrap() override {
+    if (state_ && !state_->closed) Shutdown();
+  }
+
+ private:
+  static int IntOption(Napi::Env env, Napi::Object o, const char* key, int dflt, int lo, int hi) {
+    Napi::Value v = o.Get(key);
+    if (v.IsUndefined()) return dflt;
+    const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(d >= lo && d <= hi) || d != static_cast<double>(static_cast<int64_t>(d))) {
+      ThrowType(env, std::string("Engine: options.") + key + " must be an integer in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+    }
+    return static_cast<int>(d);
+  }
+
+  void Shutdown() {
+    EngineState* s = state_.get();
+    s->closed = true;
+    s->engine->Stop();
+    ReleaseFunction(s);
+  }
+
+  void RequireOpen(Napi::Env env) {
+    if (state_->closed) {
+      Napi::Error err = Napi::Error::New(env, "the engine is closed");
+      err.Set("code", Napi::String::New(env, "SB_NATIVE_ENGINE_CLOSED"));
+      throw err;
+    }
+  }
+
+  template <typename T>
+  static T Column(Napi::Env env, Napi::Value v, napi_typedarray_type type, size_t n, const char* name) {
+    if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type) {
+      ThrowType(env, std::string("engine.submit: ") + name + " has the wrong typed-array type");
+    }
+    T t = v.As<T>();
+    if (t.ElementLength() != n) ThrowType(env, std::string("engine.submit: ") + name + " must have one entry per id");
+    return t;
+  }
+
+  // submit(ids: Uint32Array, requests: Uint8Array, ends: Uint32Array,
+  //        streaming: Uint8Array, timeoutMs: Float64Array, targetNs: BigInt64Array)
+  // Request i is requests[ends[i-1] .. ends[i]).
+  Napi::Value Submit(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    RequireOpen(env);
+    if (info.Length() != 6 || !info[0].IsTypedArray()) ThrowType(env, "engine.submit: expected 6 typed arrays");
+    Napi::TypedArray first = info[0].As<Napi::TypedArray>();
+    if (first.TypedArrayType() != napi_uint32_array) ThrowType(env, "engine.submit: ids must be a Uint32Array");
+    const size_t n = first.ElementLength();
+    auto ids = Column<Napi::Uint32Array>(env, info[0], napi_uint32_array, n, "ids");
+    if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+      ThrowType(env, "engine.submit: requests must be a Uint8Array (Buffer)");
+    }
+    auto bytes = info[1].As<Napi::Uint8Array>();
+    auto ends = Column<Napi::Uint32Array>(env, info[2], napi_uint32_array, n, "ends");
+    auto streaming = Column<Napi::Uint8Array>(env, info[3], napi_uint8_array, n, "streaming");
+    auto timeouts = Column<Napi::Float64Array>(env, info[4], napi_float64_array, n, "timeoutMs");
+    auto targets = Column<Napi::BigInt64Array>(env, info[5], napi_bigint64_array, n, "targetNs");
+    const char* base = reinterpret_cast<const char*>(bytes.Data());
+    const size_t total = bytes.ElementLength();
+    std::vector<EngineRequest> reqs(n);
+    uint32_t from = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t to = ends[i];
+      if (to < from || to > total) ThrowType(env, "engine.submit: ends must rise and stay within requests");
+      const double t = timeouts[i];
+      if (!(t >= 0) || t > 1e12) ThrowType(env, "engine.submit: timeoutMs must be in [0, 1e12]");
+      EngineRequest& r = reqs[i];
+      r.id = ids[i];
+      r.streaming = streaming[i] != 0;
+      r.timeout_ns = static_cast<int64_t>(t * 1e6);
+      r.target_ns = targets[i] > 0 ? targets[i] : 0;
+      r.bytes.assign(base + from, to - from);
+      from = to;
+    }
+    if (n == 0) return env.Undefined();
+    EngineState* s = state_.get();
+    s->in_flight += static_cast<double>(n);
+    if (!s->refed) {
+      s->tsfn.Ref(env);
+      s->refed = true;
+    }
+    s->engine->Submit(std::move(reqs));
+    return env.Undefined();
+  }
+
+  Napi::Value Cancel(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (state_->closed) return env.Undefined();
+    if (info.Length() != 1 || !info[0].IsTypedArray() ||
+        info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
+      ThrowType(env, "engine.cancel(ids: Uint32Array): bad arguments");
+    }
+    auto ids = info[0].As<Napi::Uint32Array>();
+    std::vector<uint32_t> v(ids.Data(), ids.Data() + ids.ElementLength());
+    state_->engine->Cancel(v);
+    return env.Undefined();
+  }
+
+  Napi::Value CancelAll(const Napi::CallbackInfo& info) {
+    if (!state_->closed) state_->engine->CancelAll();
+    return info.Env().Undefined();
+  }
+
+  // Cancels what is in flight, joins the threads, and hands the last records
+  // to onRecords before returning. Idempotent.
+  Napi::Value Close(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (state_->closed) return env.Undefined();
+    EngineState* s = state_.get();
+    s->closed = true;  // before delivering: onRecords may call back into a closed engine
+    s->engine->Stop();
+    try {
+      Deliver(env, callback_.Value(), s);
+    } catch (...) {
+      ReleaseFunction(s);
+      throw;
+    }
+    ReleaseFunction(s);
+    return env.Undefined();
+  }
+
+  static void ReleaseFunction(EngineState* s) {
+    if (s->hook) {
+      napi_remove_env_cleanup_hook(s->env, CleanupHook, s);
+      s->hook = false;
+    }
+    s->tsfn.Release();
+  }
+
+  Napi::Value Stats(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const EngineStats st = state_->engine->Stats();
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("requests_started", static_cast<double>(st.requests_started));
+    o.Set("requests_completed", static_cast<double>(st.requests_completed));
+    o.Set("requests_live", static_cast<double>(st.requests_live));
+    o.Set("connections_opened", static_cast<double>(st.connections_opened));
+    o.Set("connections_live", static_cast<double>(st.connections_live));
+    o.Set("reads", static_cast<double>(st.reads));
+    o.Set("retries", static_cast<double>(st.retries));
+    return o;
+  }
+
+  StateRef state_;
+  Napi::FunctionReference callback_;
+};
+
+}  // namespace
+
+void RegisterEngine(Napi::Env env, Napi::Object exports) { exports.Set("Engine", EngineWrap::Define(env)); }
+
+}  // namespace servebench

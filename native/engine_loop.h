@@ -1,0 +1,167 @@
+// One I/O thread of the native stream engine: epoll over non-blocking
+// sockets, a keep-alive connection pool, request timeouts and cancellation,
+// scheduled sends (target_ns), and per-read stamps taken right after recv().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "engine.h"
+#include "http1.h"
+#include "sse.h"
+
+namespace servebench {
+
+class IoLoop;
+struct Conn;
+
+// One request from submission to completion. Slots are reused.
+struct Req final : SseSink {
+  EngineRequest in;
+  EngineRecord rec;
+  Conn* conn = nullptr;
+  SseFramer framer{this};
+  size_t max_body = 0;
+  size_t written = 0;
+  int64_t deadline = 0;      // when it times out (only while in the deadline heap)
+  int64_t target = 0;        // when to start it (only while in the target heap)
+  int64_t last_body_ns = 0;  // stamp of the read holding the last body byte
+  int64_t last_read_ns = 0;  // stamp of the last read fed to this request
+  int deadline_idx = -1;     // position in the deadline heap
+  int target_idx = -1;       // position in the target heap
+  bool framing = false;      // body is framed as SSE
+  bool retried = false;
+  bool waiting = false;      // queued for a connection
+  bool body_overflow = false;
+
+  void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override;
+  void OnHead(int status);
+  void OnBody(const char* p, size_t n, int64_t stamp);
+};
+
+// One connection. The parser's handler forwards to the request it carries.
+struct Conn final : Http1Handler {
+  explicit Conn(int fd_) : fd(fd_), parser(this) {}
+  int fd;
+  Http1ResponseParser parser;
+  Req* req = nullptr;
+  bool connecting = true;
+  bool reused = false;     // has completed a response before
+  bool want_write = false; // EPOLLOUT is armed
+  int idle_idx = -1;       // position in the idle pool
+
+  void OnHead(int status) override {
+    if (req) req->OnHead(status);
+  }
+  void OnBody(const char* p, size_t n, int64_t stamp) override {
+    if (req) req->OnBody(p, n, stamp);
+  }
+};
+
+// A binary min-heap of requests keyed by a time, each knowing its position
+// so it can leave in O(log n) when it completes early (most do).
+class ReqHeap {
+ public:
+  ReqHeap(int64_t Req::*key, int Req::*idx) : key_(key), idx_(idx) {}
+  void Push(Req* r);
+  void Remove(Req* r);
+  Req* Top() const { return v_.empty() ? nullptr : v_[0]; }
+  bool Empty() const { return v_.empty(); }
+
+ private:
+  void Up(size_t i);
+  void Down(size_t i);
+  void Place(size_t i, Req* r) {
+    v_[i] = r;
+    r->*idx_ = static_cast<int>(i);
+  }
+  std::vector<Req*> v_;
+  int64_t Req::*key_;
+  int Req::*idx_;
+};
+
+class IoLoop {
+ public:
+  IoLoop(Engine* engine, const EngineOptions& options, int max_connections);
+  ~IoLoop();
+  IoLoop(const IoLoop&) = delete;
+  IoLoop& operator=(const IoLoop&) = delete;
+
+  void Start();
+  void Join();
+  // Thread-safe: queue work for the loop and wake it.
+  void Post(std::vector<EngineRequest>&& requests);
+  void PostCancel(const std::vector<uint32_t>& ids, bool all);
+  void PostStop();
+  void AddStats(EngineStats* s) const;
+
+ private:
+  void Run();
+  void Wake();
+  void TakeInbox(int64_t now);
+  void StartRequest(Req* r, int64_t now);
+  void Acquire(Req* r, int64_t now);
+  Conn* OpenConn(Req* r, int64_t now);
+  void Attach(Conn* c, Req* r);
+  void TryWrite(Conn* c, int64_t now);
+  void OnConnEvent(Conn* c, uint32_t events, int64_t now);
+  void OnReadable(Conn* c);
+  void ConnFailed(Conn* c, EngineError kind, const std::string& message, int64_t now, bool may_retry);
+  void Finish(Req* r, EngineError kind, const std::string& message, int64_t now);
+  void ReleaseConn(Conn* c, bool reusable, int64_t now);
+  void CloseConn(Conn* c);
+  void ServeWaiting(int64_t now);
+  void SetWrite(Conn* c, bool on);
+  void ExpireDeadlines(int64_t now);
+  void StartDueTargets(int64_t now);
+  void ArmTargetTimer();
+  void Cancel(Req* r, int64_t now);
+  void Flush();
+  Req* NewReq();
+  void FreeReq(Req* r);
+  int EpollTimeoutMs(int64_t now) const;
+
+  Engine* engine_;
+  EngineOptions options_;
+  int max_conns_;
+  int epfd_ = -1;
+  int wakefd_ = -1;
+  int timerfd_ = -1;
+  std::thread thread_;
+  std::vector<char> buf_;
+
+  // Inbox (any thread → loop).
+  std::mutex mu_;
+  std::vector<EngineRequest> inbox_;
+  std::vector<uint32_t> cancel_ids_;
+  bool cancel_all_ = false;
+  bool stop_ = false;
+  std::atomic<bool> wake_pending_{false};
+
+  // Loop state (loop thread only).
+  std::vector<std::unique_ptr<Req>> slots_;
+  std::vector<Req*> free_;
+  std::unordered_map<uint32_t, Req*> live_;
+  std::deque<Req*> waiting_;
+  std::vector<Conn*> idle_;
+  ReqHeap deadlines_{&Req::deadline, &Req::deadline_idx};
+  ReqHeap targets_{&Req::target, &Req::target_idx};
+  int64_t armed_target_ = 0;
+  int conns_ = 0;
+  bool stopping_ = false;
+  std::vector<Conn*> graveyard_;  // closed this iteration; freed after it
+  std::vector<EngineRecord> batch_;
+
+  // Counters (read by other threads).
+  std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0},
+      retries_{0};
+};
+
+}  // namespace servebench

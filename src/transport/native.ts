@@ -1,0 +1,235 @@
+// The native transport: requests go to the C++ stream engine (native/engine*.cc), whose I/O
+// threads own the sockets, stamp every read at recv() time and frame SSE there, so the JS event
+// loop's load never touches a timestamp. Sends made in one turn of the event loop cross to the
+// engine as one batch; finished requests come back in batches and become the same RawRecords the
+// undici transport produces.
+import { native, type EngineBatch, type NativeEngine } from '../native.js';
+import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import { statusError } from './classify.js';
+import type { PreparedRequest, Transport } from './types.js';
+
+export interface NativeTransportOptions {
+  baseUrl: string;
+  /** Numeric address to connect to (see resolveTarget in select.ts). */
+  address: string;
+  /** Connection cap, as for undici's pool (one per request in flight at the concurrency). */
+  connections: number;
+  requestTimeoutMs: number;
+  /** I/O threads (--transport-threads). */
+  threads: number;
+}
+
+interface Pending {
+  credit: Credit;
+  req: PreparedRequest;
+  resolve: (r: RawRecord) => void;
+  cancelReason: string | null;
+}
+
+interface Queued {
+  id: number;
+  head: string;
+  body: Buffer;
+  streaming: boolean;
+  targetNs: bigint;
+}
+
+/** Headers the transport writes itself. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+/** Field values may hold visible Latin-1 and tabs; no controls (CR/LF would split the request). */
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const BAD_NAME = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/;
+
+export class NativeTransport implements Transport {
+  readonly name = 'native';
+  private readonly engine: NativeEngine;
+  private readonly pending = new Map<number, Pending>();
+  private queue: Queued[] = [];
+  private flushScheduled = false;
+  private nextId = 1;
+  private readonly pathPrefix: string;
+  private readonly hostLine: string;
+  private closed = false;
+
+  constructor(private readonly opts: NativeTransportOptions) {
+    const Engine = native.Engine;
+    if (!Engine) throw new Error('the native addon was built without the stream engine');
+    const u = new URL(opts.baseUrl);
+    this.pathPrefix = u.pathname.replace(/\/+$/, '');
+    this.hostLine = `host: ${u.host}\r\n`;
+    this.engine = new Engine(
+      {
+        address: opts.address,
+        port: Number(u.port || 80),
+        threads: opts.threads,
+        maxConnections: opts.connections,
+      },
+      (batch) => this.onRecords(batch),
+    );
+  }
+
+  send(credit: Credit, req: PreparedRequest): Promise<RawRecord> {
+    return new Promise<RawRecord>((resolve) => {
+      if (this.closed) {
+        const now = process.hrtime.bigint();
+        resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: 'the transport is closed', http_status: null }));
+        return;
+      }
+      let head: string;
+      try {
+        head = this.renderHead(req);
+      } catch (err) {
+        const now = process.hrtime.bigint();
+        resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'connection', message: (err as Error).message, http_status: null }));
+        return;
+      }
+      const id = this.nextId;
+      this.nextId = this.nextId === 0xffffffff ? 1 : this.nextId + 1;
+      this.pending.set(id, { credit, req, resolve, cancelReason: null });
+      this.queue.push({ id, head, body: req.body, streaming: req.streaming, targetNs: credit.targeted_start_ns ?? 0n });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // After the current callback and its microtasks: every send of this turn goes in one batch.
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  private renderHead(req: PreparedRequest): string {
+    let head = `POST ${this.pathPrefix}${req.path} HTTP/1.1\r\n${this.hostLine}`;
+    for (const name in req.headers) {
+      const value = req.headers[name];
+      if (BAD_NAME.test(name) || name === '') throw new Error(`invalid request header name ${JSON.stringify(name)}`);
+      if (BAD_VALUE.test(value)) throw new Error(`invalid character in the value of request header ${name}`);
+      if (OWN_HEADERS.has(name.toLowerCase())) continue;
+      head += `${name}: ${value}\r\n`;
+    }
+    return head + `content-length: ${req.body.length}\r\n\r\n`;
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const q = this.queue;
+    if (q.length === 0 || this.closed) return;
+    this.queue = [];
+    const n = q.length;
+    let total = 0;
+    for (const item of q) total += item.head.length + item.body.length;
+    const bytes = Buffer.allocUnsafe(total);
+    const ids = new Uint32Array(n);
+    const ends = new Uint32Array(n);
+    const streaming = new Uint8Array(n);
+    const timeouts = new Float64Array(n).fill(this.opts.requestTimeoutMs);
+    const targets = new BigInt64Array(n);
+    let off = 0;
+    for (let i = 0; i < n; i++) {
+      const item = q[i];
+      off += bytes.write(item.head, off, 'latin1');
+      off += item.body.copy(bytes, off);
+      ids[i] = item.id;
+      ends[i] = off;
+      streaming[i] = item.streaming ? 1 : 0;
+      targets[i] = item.targetNs;
+    }
+    this.engine.submit(ids, bytes, ends, streaming, timeouts, targets);
+  };
+
+  private onRecords(b: EngineBatch): void {
+    let off = 0;
+    for (let i = 0; i < b.ids.length; i++) {
+      const count = b.event_count[i];
+      const p = this.pending.get(b.ids[i]);
+      if (p !== undefined) {
+        this.pending.delete(b.ids[i]);
+        const data = b.event_data.slice(off, off + count);
+        const types = b.event_type === null ? new Array<string>(count).fill('') : b.event_type.slice(off, off + count);
+        const stamps = Array.from(b.event_ns.subarray(off, off + count));
+        p.resolve(
+          this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p)),
+        );
+      }
+      off += count;
+    }
+  }
+
+  /** Engine error → record error, with the same messages the undici transport gives. */
+  private error(e: EngineBatch['error'][number], p: Pending): RecordError | null {
+    if (e === null) return null;
+    if (e.type === 'timeout') return { type: 'timeout', message: `request timed out after ${this.opts.requestTimeoutMs / 1000} s`, http_status: null };
+    if (e.type === 'cancelled') return { type: 'cancelled', message: p.cancelReason ?? e.message, http_status: null };
+    return { type: e.type, message: e.message, http_status: null };
+  }
+
+  private record(
+    credit: Credit,
+    req: PreparedRequest,
+    start_ns: bigint,
+    end_ns: bigint,
+    status: number,
+    bytesReceived: number,
+    body: string | null,
+    data: string[],
+    stamps: bigint[],
+    types: string[],
+    error: RecordError | null,
+  ): RawRecord {
+    const http_status = status > 0 ? status : null;
+    if (error) error.http_status = http_status;
+    const record: RawRecord = {
+      credit,
+      start_ns,
+      end_ns,
+      http_status,
+      status: 'ok',
+      error,
+      streaming: req.streaming,
+      event_data: [],
+      event_ns: [],
+      event_type: [],
+      body: null,
+      bytes_sent: req.body.length,
+      bytes_received: bytesReceived,
+    };
+    // Same rules as the undici transport: a non-2xx status is an error carrying the body, and
+    // events that streamed before a failure are kept as evidence.
+    const httpErr = error === null && http_status !== null ? statusError(http_status, body ?? '') : null;
+    if (httpErr) record.error = httpErr;
+    if (record.error) {
+      record.status = record.error.type === 'cancelled' ? 'cancelled' : 'error';
+      record.body = body === '' ? null : body;
+    } else if (!req.streaming) {
+      record.body = body ?? '';
+    }
+    if (req.streaming) {
+      record.event_data = data;
+      record.event_ns = stamps;
+      record.event_type = types;
+    }
+    return record;
+  }
+
+  cancelAll(reason: string): void {
+    for (const p of this.pending.values()) p.cancelReason ??= reason;
+    // Queued sends go to the engine first so they, too, end as cancelled records.
+    this.flush();
+    this.engine.cancelAll();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    // Delivers the last records (those still in flight end as cancelled) before returning.
+    this.engine.close();
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      const now = process.hrtime.bigint();
+      p.resolve(this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason ?? 'the transport is closed', http_status: null }));
+    }
+  }
+
+  /** Engine counters (tests and benchmarks). */
+  stats(): ReturnType<NativeEngine['stats']> {
+    return this.engine.stats();
+  }
+}

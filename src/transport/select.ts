@@ -1,0 +1,126 @@
+// --transport undici|native|auto: which transport a run uses, and building it.
+// The native engine speaks plain HTTP/1.1 over TCP to one origin; anything else (TLS, a proxy,
+// credentials in the URL) is undici's. `auto` picks native whenever it can.
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import { InvalidArgumentError } from '../errors.js';
+import { native } from '../native.js';
+import { NativeTransport } from './native.js';
+import type { Transport } from './types.js';
+import { UndiciTransport } from './undici.js';
+
+export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
+export type TransportKind = (typeof TRANSPORT_KINDS)[number];
+
+export interface TransportSettings {
+  kind: TransportKind;
+  baseUrl: string;
+  connections: number;
+  requestTimeoutMs: number;
+  /** --transport-threads: I/O threads of the native engine. */
+  threads: number;
+}
+
+export interface TransportChoice {
+  name: 'undici' | 'native';
+  /** Why native was not used (auto), or null. */
+  reason: string | null;
+}
+
+/** Whether `host` is exempted from proxying by a NO_PROXY list (curl's rules: suffix match, `*`). */
+export function bypassesProxy(host: string, port: string, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    let entryPort: string | undefined;
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) {
+      entry = bracketed[1];
+      entryPort = bracketed[2];
+    } else if (entry.split(':').length === 2) {
+      [entry, entryPort] = entry.split(':');
+    }
+    if (entryPort !== undefined && entryPort !== port) continue;
+    entry = entry.replace(/^\*?\./, '');
+    if (h === entry || h.endsWith('.' + entry)) return true;
+  }
+  return false;
+}
+
+/** The name of the proxy variable that would apply to `url`, or null. Values are never echoed: they may hold credentials. */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | null {
+  const names = url.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] : ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+  const name = names.find((n) => (env[n] ?? '').trim() !== '');
+  if (!name) return null;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return bypassesProxy(url.hostname, port, env.NO_PROXY ?? env.no_proxy) ? null : name;
+}
+
+/** What keeps the native engine from serving `baseUrl`, or null when it can. */
+export function nativeUnsupported(baseUrl: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const u = new URL(baseUrl);
+  if (u.protocol !== 'http:') return `${u.protocol}// URLs (it speaks plain HTTP/1.1, no TLS)`;
+  if (u.username !== '' || u.password !== '') return 'credentials in the URL';
+  const proxy = proxyFor(u, env);
+  if (proxy !== null) return `a proxy (${proxy} is set)`;
+  if (!native.Engine) return 'this build of the addon (it has no stream engine)';
+  return null;
+}
+
+/** Resolves the transport for a run; `--transport native` with something it cannot serve is bad input. */
+export function chooseTransport(kind: TransportKind, baseUrl: string, env: NodeJS.ProcessEnv = process.env): TransportChoice {
+  if (kind === 'undici') return { name: 'undici', reason: null };
+  const why = nativeUnsupported(baseUrl, env);
+  if (why === null) return { name: 'native', reason: null };
+  if (kind === 'native') {
+    throw new InvalidArgumentError(`--transport native does not support ${why}; use --transport undici`);
+  }
+  return { name: 'undici', reason: why };
+}
+
+/**
+ * The address the native engine connects to. A name may resolve to several addresses (localhost:
+ * ::1 and 127.0.0.1) of which only one is listening, so each is tried in turn, IPv4 first; if none
+ * answers, the first is used and the requests fail as connection errors, as with undici.
+ */
+export async function resolveTarget(baseUrl: string, probeTimeoutMs = 2000): Promise<string> {
+  const u = new URL(baseUrl);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) return host;
+  let addrs: { address: string; family: number }[];
+  try {
+    addrs = await dns.lookup(host, { all: true });
+  } catch {
+    return host === 'localhost' ? '127.0.0.1' : '0.0.0.0';
+  }
+  addrs.sort((a, b) => a.family - b.family);
+  const port = Number(u.port || 80);
+  for (const a of addrs) {
+    if (await accepts(a.address, port, probeTimeoutMs)) return a.address;
+  }
+  return addrs[0]?.address ?? '0.0.0.0';
+}
+
+function accepts(address: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: address, port });
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+export async function createTransport(settings: TransportSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ transport: Transport; choice: TransportChoice }> {
+  const choice = chooseTransport(settings.kind, settings.baseUrl, env);
+  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs };
+  if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
+  const address = await resolveTarget(settings.baseUrl);
+  return { transport: new NativeTransport({ ...common, address, threads: settings.threads }), choice };
+}
