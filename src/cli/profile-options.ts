@@ -7,6 +7,7 @@ const G_LOAD = 'Load:';
 const G_INPUT = 'Input and output lengths:';
 const G_OUT = 'Output:';
 const G_MOCK = 'Built-in mock (no --url):';
+const G_DATASET = 'Datasets (see README, Datasets):';
 
 export const profileOptions: Record<string, Options> = {
   url: { type: 'string', alias: 'u', group: G_ENDPOINT, describe: 'server base URL; without it the built-in mock is started' },
@@ -35,6 +36,20 @@ export const profileOptions: Record<string, Options> = {
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },
   'export-level': { type: 'string', choices: ['summary', 'records', 'raw'], group: G_OUT, describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads' },
   ui: { type: 'string', choices: ['auto', 'none'], group: G_OUT, describe: 'live progress line on a terminal (auto) or none' },
+
+  'input-file': { type: 'string', group: G_DATASET, describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts' },
+  'custom-dataset-type': { type: 'string', choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'], group: G_DATASET, describe: 'format of --input-file (default: guessed from its first entry)' },
+  'dataset-sampling-strategy': { type: 'string', choices: ['sequential', 'random', 'shuffle'], group: G_DATASET, describe: 'order of entries: file order (default), random with replacement, or a new permutation every pass (seeded by --random-seed)' },
+  'sharegpt-multi-turn': { type: 'boolean', group: G_DATASET, describe: 'ShareGPT: every human turn is a turn (default: the first one only)' },
+  'conversation-num': { type: 'number', group: G_DATASET, describe: 'synthetic: distinct conversations, replayed (default: a fresh one every time)' },
+  'conversation-turn-mean': { type: 'number', group: G_DATASET, describe: 'synthetic: turns per conversation, mean (default 1)' },
+  'conversation-turn-stddev': { type: 'number', group: G_DATASET, describe: 'synthetic: turns per conversation, stddev' },
+  'conversation-turn-delay-mean': { type: 'number', group: G_DATASET, describe: 'synthetic: think time between turns in ms, mean' },
+  'conversation-turn-delay-stddev': { type: 'number', group: G_DATASET, describe: 'synthetic: think time between turns in ms, stddev' },
+  'num-prefix-prompts': { type: 'number', group: G_DATASET, describe: 'synthetic: pool of shared prefixes; each conversation starts with one (ISL includes it)' },
+  'prefix-prompt-length': { type: 'number', group: G_DATASET, describe: 'synthetic: tokens per shared prefix' },
+  'shared-system-prompt-length': { type: 'number', group: G_DATASET, describe: 'one system prompt of this many tokens for every conversation' },
+  'seq-dist': { type: 'string', group: G_DATASET, describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1' },
 
   'mock-ttft-ms': { type: 'number', group: G_MOCK, describe: "the mock's time to first token" },
   'mock-itl-ms': { type: 'number', group: G_MOCK, describe: "the mock's inter-token latency" },

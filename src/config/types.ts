@@ -1,4 +1,5 @@
 // RunConfig: validated once from the command line, then read-only for every stage.
+import type { DatasetConfig } from '../dataset/config.js';
 
 export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
@@ -35,6 +36,8 @@ export interface RunConfig {
   readonly osl_mean: number | null;
   readonly osl_stddev: number;
   readonly random_seed: number;
+  /** Custom dataset files, synthetic multi-turn, prefix sharing, length mixtures (see src/dataset/config.ts). */
+  readonly dataset: DatasetConfig;
 
   readonly tokenizer: string | null;
   readonly use_server_token_count: boolean;

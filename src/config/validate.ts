@@ -3,9 +3,10 @@ import path from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
 import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
+import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags {
+export interface ProfileFlags extends DatasetFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -165,6 +166,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     osl_mean,
     osl_stddev,
     random_seed,
+    dataset: parseDatasetFlags(f),
     tokenizer: f.tokenizer ?? null,
     use_server_token_count: f['use-server-token-count'] ?? false,
     artifact_dir: f['artifact-dir'] ?? null,

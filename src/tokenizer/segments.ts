@@ -86,9 +86,11 @@ export class SegmentSynthesizer {
 
   /**
    * A prompt of exactly `total` tokens: block after block for `hashIds` (the last one cut short
-   * when `total` ends inside it), then fresh text if `total` reaches past the blocks.
+   * when `total` ends inside it), then fresh text if `total` reaches past the blocks. With a
+   * `key` (a trace line), that fresh text depends only on the seed and the key, so replaying
+   * the line gives the same prompt.
    */
-  hashPrompt(hashIds: readonly number[], total: number): string {
+  hashPrompt(hashIds: readonly number[], total: number, key?: number): string {
     const parts: string[] = [];
     let left = total;
     for (const id of hashIds) {
@@ -97,7 +99,10 @@ export class SegmentSynthesizer {
       parts.push(this.blockPrefix(id, take));
       left -= take;
     }
-    if (left > 0) parts.push(parts.length === 0 ? this.fresh.next(left) : this.continuation(left));
+    if (left > 0) {
+      if (key !== undefined) parts.push(this.continuation(left, key));
+      else parts.push(parts.length === 0 ? this.fresh.next(left) : this.continuation(left));
+    }
     return this.finish(parts, total);
   }
 
@@ -113,21 +118,25 @@ export class SegmentSynthesizer {
     return this.fresh.next(tokens);
   }
 
-  /** Fresh text of `tokens` tokens meant to follow other text (it starts with a space-led word). */
-  continuation(tokens: number): string {
-    const counter = this.contCounter++;
+  /**
+   * Fresh text of `tokens` tokens meant to follow other text (it starts with a space-led word).
+   * Without a `key` each call gives new text; with one, the text depends only on seed and key.
+   */
+  continuation(tokens: number, key?: number): string {
+    const counter = key === undefined ? this.contCounter++ : BigInt(key);
     if (tokens === 0) return '';
     const pool = this.pool;
+    const picks = key === undefined ? this.rng : new Rng(`${this.key}/cont/${key}`);
     if (this.sliced) {
       const M = BigInt(pool.mids.length);
       const k = Math.min(MIDS, tokens);
       const code = prefixCode(counter, this.contSalt, M ** BigInt(k));
       const mids = midsOf(pool, code, k);
       if (tokens <= MIDS) return mids.join('');
-      const s = cleanStart(pool, this.rng.int(0, pool.starts.length - 1), tokens - MIDS);
+      const s = cleanStart(pool, picks.int(0, pool.starts.length - 1), tokens - MIDS);
       if (s !== null) return mids.join('') + bodyText(pool, s, tokens - MIDS);
     }
-    return this.verified(tokens, counter, this.contSalt, this.rng.int(0, pool.ids.length - 1));
+    return this.verified(tokens, counter, this.contSalt, picks.int(0, pool.ids.length - 1), picks);
   }
 
   private layout(id: number): BlockLayout {

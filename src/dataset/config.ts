@@ -1,0 +1,157 @@
+// The dataset part of the run config: custom files, synthetic multi-turn, prefix sharing and
+// length mixtures. Parsed from the `profile` flags here, so the rules (and the conflicts
+// between flags) live in one place; config/validate.ts calls parseDatasetFlags.
+
+import { DEFAULTS } from '../config/defaults.js';
+import { InvalidArgumentError } from '../errors.js';
+import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
+import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
+
+export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt';
+export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'];
+
+export interface DatasetConfig {
+  readonly input_file: string | null;
+  /** null with an input file: inferred from the file's content when it is loaded. */
+  readonly custom_dataset_type: CustomDatasetType | null;
+  readonly sampling_strategy: SamplingStrategy;
+  /** ShareGPT: every human turn of a conversation is a turn (default: the first one only). */
+  readonly sharegpt_multi_turn: boolean;
+  /** Synthetic: distinct conversations, replayed per the sampling strategy; null: a fresh one every time. */
+  readonly conversation_num: number | null;
+  readonly conversation_turn_mean: number;
+  readonly conversation_turn_stddev: number;
+  readonly conversation_turn_delay_mean_ms: number;
+  readonly conversation_turn_delay_stddev_ms: number;
+  /** Synthetic: a pool of shared prefixes (0: off); each conversation's first turn starts with one. */
+  readonly num_prefix_prompts: number;
+  readonly prefix_prompt_length: number;
+  /** One system prompt of this many tokens for every conversation (0: none). */
+  readonly shared_system_prompt_length: number;
+  readonly seq_dist: readonly SeqDistEntry[] | null;
+}
+
+/** The flags this module reads, as yargs hands them over (isl/osl only to check conflicts). */
+export interface DatasetFlags {
+  'input-file'?: string;
+  'custom-dataset-type'?: string;
+  'dataset-sampling-strategy'?: string;
+  'sharegpt-multi-turn'?: boolean;
+  'conversation-num'?: number;
+  'conversation-turn-mean'?: number;
+  'conversation-turn-stddev'?: number;
+  'conversation-turn-delay-mean'?: number;
+  'conversation-turn-delay-stddev'?: number;
+  'num-prefix-prompts'?: number;
+  'prefix-prompt-length'?: number;
+  'shared-system-prompt-length'?: number;
+  'seq-dist'?: string;
+  isl?: number;
+  'isl-stddev'?: number;
+  osl?: number;
+  'osl-stddev'?: number;
+}
+
+function bad(flag: string, msg: string): never {
+  throw new InvalidArgumentError(`--${flag}: ${msg}`);
+}
+
+function conflict(a: string, b: string, why = 'cannot be combined with'): never {
+  throw new InvalidArgumentError(`--${a}: ${why} --${b}`);
+}
+
+function num(flag: string, v: unknown, min: number, integer: boolean): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) bad(flag, `expected a number, got ${String(v)}`);
+  if (integer && !Number.isInteger(v)) bad(flag, `expected an integer, got ${v}`);
+  if (v < min) bad(flag, `must be at least ${min}, got ${v}`);
+  return v;
+}
+
+const opt = <T>(v: T | undefined, parse: (v: T) => number): number | null => (v === undefined ? null : parse(v));
+
+/** Flags that describe synthetic prompts, so a dataset file makes them meaningless. */
+const SYNTHETIC_ONLY = [
+  'isl',
+  'isl-stddev',
+  'seq-dist',
+  'conversation-num',
+  'conversation-turn-mean',
+  'conversation-turn-stddev',
+  'conversation-turn-delay-mean',
+  'conversation-turn-delay-stddev',
+  'num-prefix-prompts',
+  'prefix-prompt-length',
+] as const;
+
+/** Parses and cross-checks the dataset flags; throws InvalidArgumentError naming the flag(s). */
+export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
+  const file = f['input-file'] ?? null;
+  if (file !== null && file.trim() === '') bad('input-file', 'must not be empty');
+  let type: CustomDatasetType | null = null;
+  if (f['custom-dataset-type'] !== undefined) {
+    if (file === null) conflict('custom-dataset-type', 'input-file', 'needs');
+    if (!CUSTOM_DATASET_TYPES.includes(f['custom-dataset-type'] as CustomDatasetType)) {
+      bad('custom-dataset-type', `expected one of ${CUSTOM_DATASET_TYPES.join(', ')}, got ${JSON.stringify(f['custom-dataset-type'])}`);
+    }
+    type = f['custom-dataset-type'] as CustomDatasetType;
+  }
+  if (file !== null) {
+    for (const flag of SYNTHETIC_ONLY) if (f[flag] !== undefined) conflict(flag, 'input-file', 'describes synthetic prompts; it cannot be combined with');
+  }
+
+  const sharegptMulti = f['sharegpt-multi-turn'] ?? false;
+  if (sharegptMulti) {
+    if (file === null) conflict('sharegpt-multi-turn', 'input-file', 'needs');
+    if (type !== null && type !== 'sharegpt') conflict('sharegpt-multi-turn', `custom-dataset-type ${type}`, 'cannot be combined with');
+  }
+
+  const conversationNum = opt(f['conversation-num'], (v) => num('conversation-num', v, 1, true));
+  let sampling: SamplingStrategy = 'sequential';
+  if (f['dataset-sampling-strategy'] !== undefined) {
+    if (!SAMPLING_STRATEGIES.includes(f['dataset-sampling-strategy'] as SamplingStrategy)) {
+      bad('dataset-sampling-strategy', `expected one of ${SAMPLING_STRATEGIES.join(', ')}, got ${JSON.stringify(f['dataset-sampling-strategy'])}`);
+    }
+    // An endless synthetic source has nothing to sample from.
+    if (file === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
+    sampling = f['dataset-sampling-strategy'] as SamplingStrategy;
+  }
+
+  let seqDist: SeqDistEntry[] | null = null;
+  if (f['seq-dist'] !== undefined) {
+    for (const flag of ['isl', 'isl-stddev', 'osl', 'osl-stddev'] as const) {
+      if (f[flag] !== undefined) conflict('seq-dist', flag, 'sets the lengths itself; it cannot be combined with');
+    }
+    seqDist = parseSeqDist(String(f['seq-dist']));
+  }
+
+  const numPrefix = opt(f['num-prefix-prompts'], (v) => num('num-prefix-prompts', v, 0, true)) ?? 0;
+  const prefixLen = opt(f['prefix-prompt-length'], (v) => num('prefix-prompt-length', v, 0, true)) ?? 0;
+  if (numPrefix > 0 && prefixLen === 0) conflict('num-prefix-prompts', 'prefix-prompt-length', 'needs');
+  if (prefixLen > 0 && numPrefix === 0) conflict('prefix-prompt-length', 'num-prefix-prompts', 'needs');
+  if (prefixLen > 0) {
+    // Every prompt is its prefix plus at least one token of its own, within the same ISL.
+    if (seqDist) {
+      const short = seqDist.find((e) => e.isl <= prefixLen);
+      if (short) bad('prefix-prompt-length', `must be below every --seq-dist ISL (${prefixLen} >= ${short.isl})`);
+    } else {
+      const isl = f.isl ?? DEFAULTS.isl_mean;
+      if (prefixLen >= isl) bad('prefix-prompt-length', `must be below --isl (${prefixLen} >= ${isl})`);
+    }
+  }
+
+  return Object.freeze({
+    input_file: file,
+    custom_dataset_type: type,
+    sampling_strategy: sampling,
+    sharegpt_multi_turn: sharegptMulti,
+    conversation_num: conversationNum,
+    conversation_turn_mean: opt(f['conversation-turn-mean'], (v) => num('conversation-turn-mean', v, 1, false)) ?? 1,
+    conversation_turn_stddev: opt(f['conversation-turn-stddev'], (v) => num('conversation-turn-stddev', v, 0, false)) ?? 0,
+    conversation_turn_delay_mean_ms: opt(f['conversation-turn-delay-mean'], (v) => num('conversation-turn-delay-mean', v, 0, false)) ?? 0,
+    conversation_turn_delay_stddev_ms: opt(f['conversation-turn-delay-stddev'], (v) => num('conversation-turn-delay-stddev', v, 0, false)) ?? 0,
+    num_prefix_prompts: numPrefix,
+    prefix_prompt_length: prefixLen,
+    shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => num('shared-system-prompt-length', v, 0, true)) ?? 0,
+    seq_dist: seqDist,
+  });
+}

@@ -1,0 +1,119 @@
+// The one entry point the profile wiring calls: run config + tokenizer → ConversationSource.
+// Every dataset problem (missing file, bad line, conflicting type) is raised here, before any
+// request is sent.
+
+import type { RunConfig } from '../config/types.js';
+import { InvalidArgumentError, InvalidFileError } from '../errors.js';
+import { PromptSynthesizer } from '../tokenizer/synthesize.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
+import type { CustomDatasetType } from './config.js';
+import type { LoadContext } from './context.js';
+import type { Warn } from './entries.js';
+import { readDatasetFile } from './file.js';
+import { loadMooncakeTrace } from './mooncake.js';
+import { loadMultiTurn } from './multi-turn.js';
+import { Rng } from './rng.js';
+import { loadShareGpt } from './sharegpt.js';
+import { loadSingleTurn } from './single-turn.js';
+import type { IndexedSource } from './source.js';
+import { createSyntheticSource } from './synthetic-source.js';
+import type { ConversationSource } from './types.js';
+
+export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
+
+/** How long token counting of a file's first entries may delay the start (the rest are counted as drawn). */
+const PREFETCH_BUDGET_MS = 3000;
+
+const defaultWarn: Warn = (message) => {
+  process.stderr.write(`servebench: warning: ${message}\n`);
+};
+
+/** Guesses a file's format from its first entry (as AIPerf does when no type is given). */
+export function detectDatasetType(file: string, text: string): CustomDatasetType {
+  if (text.trimStart().startsWith('[')) return 'sharegpt';
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => l.trim() !== '');
+  if (i < 0) throw new InvalidFileError(`${file}: the dataset file has no entries`);
+  let first: unknown;
+  try {
+    first = JSON.parse(lines[i] as string);
+  } catch {
+    throw new InvalidFileError(`${file}:${i + 1}: not valid JSON (cannot tell the dataset type; give --custom-dataset-type)`);
+  }
+  const has = (k: string) => typeof first === 'object' && first !== null && k in first;
+  if (has('turns')) return 'multi_turn';
+  if (has('conversations')) return 'sharegpt';
+  if (has('input_length') || has('hash_ids') || has('text_input')) return 'mooncake_trace';
+  return 'single_turn';
+}
+
+export async function createConversationSource(
+  cfg: RunConfig,
+  tokenizer: TextTokenizer,
+  options: { warn?: Warn } = {},
+): Promise<ConversationSource> {
+  const d = cfg.dataset;
+  const warn = options.warn ?? defaultWarn;
+  const systemPrompt =
+    d.shared_system_prompt_length > 0
+      ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
+      : null;
+
+  if (d.input_file === null) {
+    return createSyntheticSource(
+      {
+        isl_mean: cfg.isl_mean,
+        isl_stddev: cfg.isl_stddev,
+        osl_mean: cfg.osl_mean,
+        osl_stddev: cfg.osl_stddev,
+        seed: cfg.random_seed,
+        seq_dist: d.seq_dist,
+        conversation_num: d.conversation_num,
+        sampling: d.sampling_strategy,
+        turn_mean: d.conversation_turn_mean,
+        turn_stddev: d.conversation_turn_stddev,
+        turn_delay_mean_ms: d.conversation_turn_delay_mean_ms,
+        turn_delay_stddev_ms: d.conversation_turn_delay_stddev_ms,
+        num_prefix_prompts: d.num_prefix_prompts,
+        prefix_prompt_length: d.prefix_prompt_length,
+        system_prompt: systemPrompt,
+      },
+      tokenizer,
+    );
+  }
+
+  const file = d.input_file;
+  const text = await readDatasetFile(file);
+  const type = d.custom_dataset_type ?? detectDatasetType(file, text);
+  if (d.sharegpt_multi_turn && type !== 'sharegpt') {
+    throw new InvalidArgumentError(`--sharegpt-multi-turn: cannot be combined with --input-file ${file} (a ${type} dataset)`);
+  }
+  const ctx: LoadContext = {
+    file,
+    tokenizer,
+    seed: cfg.random_seed,
+    sampling: d.sampling_strategy,
+    osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
+    systemPrompt,
+    warn,
+  };
+  let source: IndexedSource;
+  switch (type) {
+    case 'single_turn':
+      source = loadSingleTurn(ctx, text);
+      break;
+    case 'multi_turn':
+      source = loadMultiTurn(ctx, text);
+      break;
+    case 'mooncake_trace':
+      source = loadMooncakeTrace(ctx, text);
+      break;
+    case 'sharegpt':
+      source = loadShareGpt(ctx, text, d.sharegpt_multi_turn);
+      break;
+  }
+  // Count the tokens of the entries the run needs first now, not on the send path.
+  const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
+  source.prefetch(wanted, PREFETCH_BUDGET_MS);
+  return source;
+}

@@ -1,0 +1,129 @@
+// sharegpt: a local ShareGPT-format file, a JSON array (or JSONL) of
+//   {"conversations": [{"from": "human", "value": "…"}, {"from": "gpt", "value": "…"}, …]}
+// Default (as vLLM's benchmark): one request per conversation, its first human message as the
+// prompt and the token length of the reply after it as max_tokens. --sharegpt-multi-turn: every
+// human message is a turn, each with its own reply's length as max_tokens; the history the
+// server sees holds its own replies, not the recorded ones. System messages are not sent.
+// Conversations without a human message followed by a reply are skipped, with one warning.
+
+import { InvalidFileError } from '../errors.js';
+import { samplerFor, fallbackMaxTokens, type LoadContext } from './context.js';
+import { Fields, kindOf, lineAt, lineOfArrayElement, parseJsonl, type JsonObject } from './file.js';
+import { IndexedSource } from './source.js';
+import type { Conversation, ConversationTurn } from './types.js';
+
+type Role = 'user' | 'assistant' | 'system';
+const ROLE_OF: Record<string, Role> = {
+  human: 'user',
+  user: 'user',
+  gpt: 'assistant',
+  assistant: 'assistant',
+  chatgpt: 'assistant',
+  bard: 'assistant',
+  bing: 'assistant',
+  model: 'assistant',
+  system: 'system',
+};
+
+interface Message {
+  role: Role;
+  value: string;
+}
+
+interface ShareGptEntry {
+  id: string;
+  /** (prompt, reply or null) pairs, in order; only the first is used unless multi-turn. */
+  turns: { prompt: string; reply: string | null }[];
+}
+
+function readMessages(f: Fields): Message[] {
+  const list = f.array('conversations', true) as unknown[];
+  return list.map((m, i) => {
+    const mf: Fields = f.nested(m, `conversations[${i}]`);
+    const from = mf.string('from');
+    if (from === null) mf.fail('missing required field "from"');
+    const role = ROLE_OF[from.toLowerCase()];
+    if (role === undefined) mf.fail(`field "from" must be human or gpt (or user, assistant, system), got ${kindOf(from)}`);
+    const value = mf.string('value');
+    if (value === null) mf.fail('missing required field "value"');
+    return { role, value };
+  });
+}
+
+function toTurns(messages: Message[], multiTurn: boolean): ShareGptEntry['turns'] {
+  const turns: ShareGptEntry['turns'] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role !== 'user' || m.value.trim() === '') continue;
+    const next = messages[i + 1];
+    const reply = next?.role === 'assistant' ? next.value : null;
+    if (!multiTurn) return reply === null ? [] : [{ prompt: m.value, reply }];
+    turns.push({ prompt: m.value, reply });
+  }
+  // A conversation is usable when at least one prompt has a recorded reply to size it by.
+  return turns.some((t) => t.reply !== null) ? turns : [];
+}
+
+/** The entries of the file (a JSON array or JSONL), each as Fields that can name its line. */
+function readEntries(file: string, text: string): Fields[] {
+  if (!text.trimStart().startsWith('[')) return parseJsonl(file, text).map((r) => new Fields(file, r.line, r.value));
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    const pos = /position (\d+)/.exec(msg);
+    const where = pos ? `${file}:${lineAt(text, Number(pos[1]))}` : file;
+    throw new InvalidFileError(`${where}: not valid JSON (${msg.replace(/\s+/g, ' ').slice(0, 120)})`);
+  }
+  const arr = doc as unknown[];
+  if (arr.length === 0) throw new InvalidFileError(`${file}: the dataset file has no entries`);
+  return arr.map((value, i) => {
+    // A line is found by scanning the file, so only when an entry is bad.
+    const line = () => lineOfArrayElement(text, i);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new InvalidFileError(`${file}:${line()}: entry ${i} must be an object, got ${kindOf(value)}`);
+    }
+    return new Fields(file, line, value as JsonObject, `entry ${i}: `);
+  });
+}
+
+export function loadShareGpt(ctx: LoadContext, text: string, multiTurn: boolean): IndexedSource {
+  const entries: ShareGptEntry[] = [];
+  let skipped = 0;
+  for (const f of readEntries(ctx.file, text)) {
+    const messages = readMessages(f);
+    const turns = toTurns(messages, multiTurn);
+    if (turns.length === 0) {
+      skipped++;
+      continue;
+    }
+    const id = typeof f.obj.id === 'string' && f.obj.id !== '' ? f.obj.id : `E${entries.length}`;
+    entries.push({ id, turns });
+  }
+  if (skipped > 0) ctx.warn(`${ctx.file}: skipped ${skipped} ${skipped === 1 ? 'conversation' : 'conversations'} without a human message followed by a reply`);
+  if (entries.length === 0) throw new InvalidFileError(`${ctx.file}: no usable conversation (each needs a human message followed by a reply)`);
+
+  const tok = ctx.tokenizer;
+  return new IndexedSource({
+    kind: 'sharegpt',
+    hasTimestamps: false,
+    sampler: samplerFor(ctx, entries.length),
+    // Counting is the costly part (ShareGPT files hold ~10^5 conversations): done once per
+    // conversation when first drawn, or ahead of the run by prefetch().
+    cache: true,
+    build: (i) => {
+      const e = entries[i] as ShareGptEntry;
+      const turns: ConversationTurn[] = e.turns.map((t, k) => ({
+        prompt: t.prompt,
+        isl: tok.count(t.prompt),
+        max_tokens: t.reply === null ? fallbackMaxTokens(ctx, `${i}/${k}`) : Math.max(1, tok.count(t.reply)),
+        timestamp_ms: null,
+        delay_ms: null,
+      }));
+      const conv: Conversation = { id: e.id, turns };
+      if (ctx.systemPrompt !== null) conv.system_prompt = ctx.systemPrompt;
+      return conv;
+    },
+  });
+}
