@@ -6,6 +6,7 @@
         "native/addon.cc",
         "native/sse.cc",
         "native/hdr.cc",
+        "native/hdr_codec.cc",
         "native/hdr_binding.cc",
         "native/http1.cc",
         "native/http1_binding.cc",

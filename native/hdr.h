@@ -17,11 +17,13 @@
 // counted in clamped(); NaN, infinities and values above kMaxValue are
 // refused (the whole batch is rolled back).
 //
-// hdr.cc is plain C++ with no N-API dependency (it builds alone for fuzzing
-// and sanitizer runs); hdr_binding.cc holds RegisterHdr, which adds the JS
+// hdr.cc (recording, statistics, percentiles, merge) and hdr_codec.cc (the
+// V2 encoding) are plain C++ with no N-API dependency: they build alone for
+// fuzzing and sanitizer runs. hdr_binding.cc holds RegisterHdr, which adds the JS
 // class `Histogram` (typed in src/native.ts).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +35,13 @@ class Object;
 }  // namespace Napi
 
 namespace servebench {
+
+// Neumaier's compensated addition: s + c carries the sum with its error.
+inline void Neumaier(double& s, double& c, double x) {
+  const double t = s + x;
+  c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
+  s = t;
+}
 
 class HdrHistogram {
  public:
