@@ -21,8 +21,13 @@ import type { ConversationSource } from './types.js';
 
 export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
 
-/** How long token counting of a file's first entries may delay the start (the rest are counted as drawn). */
-const PREFETCH_BUDGET_MS = 3000;
+/**
+ * The longest token counting of a file's entries may delay the start; past it, the rest are
+ * counted as they are drawn, on the send path (about a millisecond or more per prompt).
+ */
+const PREFETCH_BUDGET_MS = 120_000;
+/** Counting that took longer than this is reported, so a slow start is explained. */
+const PREFETCH_REPORT_MS = 1000;
 
 const defaultWarn: Warn = (message) => {
   process.stderr.write(`servebench: warning: ${message}\n`);
@@ -50,10 +55,11 @@ export function detectDatasetType(file: string, text: string): CustomDatasetType
 export async function createConversationSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
-  options: { warn?: Warn } = {},
+  options: { warn?: Warn; log?: (message: string) => void } = {},
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? defaultWarn;
+  const log = options.log ?? ((m: string) => process.stderr.write(`servebench: ${m}\n`));
   const systemPrompt =
     d.shared_system_prompt_length > 0
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
@@ -112,8 +118,15 @@ export async function createConversationSource(
       source = loadShareGpt(ctx, text, d.sharegpt_multi_turn);
       break;
   }
-  // Count the tokens of the entries the run needs first now, not on the send path.
+  // Count the tokens of the entries the run needs now, not on the send path (a duration-bound
+  // run may need them all).
   const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
-  source.prefetch(wanted, PREFETCH_BUDGET_MS);
+  const t0 = performance.now();
+  const counted = source.prefetch(wanted, PREFETCH_BUDGET_MS);
+  const ms = performance.now() - t0;
+  if (ms > PREFETCH_REPORT_MS) {
+    const rest = counted < wanted ? `; the other ${wanted - counted} are counted as they are sent` : '';
+    log(`${file}: counted the tokens of ${counted} ${type} entries in ${(ms / 1000).toFixed(1)} s${rest}`);
+  }
   return source;
 }
