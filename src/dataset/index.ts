@@ -6,6 +6,7 @@ import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError, InvalidFileError } from '../errors.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
+import { warn as projectWarn } from '../warnings.js';
 import type { CustomDatasetType } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
@@ -29,9 +30,6 @@ const PREFETCH_BUDGET_MS = 120_000;
 /** Counting that took longer than this is reported, so a slow start is explained. */
 const PREFETCH_REPORT_MS = 1000;
 
-const defaultWarn: Warn = (message) => {
-  process.stderr.write(`servebench: warning: ${message}\n`);
-};
 
 /** Guesses a file's format from its first entry (as AIPerf does when no type is given). */
 export function detectDatasetType(file: string, text: string): CustomDatasetType {
@@ -58,7 +56,7 @@ export async function createConversationSource(
   options: { warn?: Warn; log?: (message: string) => void } = {},
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
-  const warn = options.warn ?? defaultWarn;
+  const warn = options.warn ?? projectWarn;
   const log = options.log ?? ((m: string) => process.stderr.write(`servebench: ${m}\n`));
   const systemPrompt =
     d.shared_system_prompt_length > 0
