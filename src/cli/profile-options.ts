@@ -1,6 +1,7 @@
 // The flags of `servebench profile`, named as in AIPerf where one exists.
 import type { Options } from 'yargs';
 import { DEFAULTS } from '../config/defaults.js';
+import { loadOptions } from './load-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -19,10 +20,11 @@ export const profileOptions: Record<string, Options> = {
   header: { type: 'string', array: true, alias: 'H', group: G_ENDPOINT, describe: 'extra request header NAME:VALUE (repeatable)' },
   'extra-inputs': { type: 'string', array: true, group: G_ENDPOINT, describe: 'KEY:VALUE merged into the body, VALUE parsed as JSON when it is (repeatable)' },
 
-  concurrency: { type: 'number', group: G_LOAD, describe: `requests in flight (default ${DEFAULTS.concurrency})` },
+  concurrency: { type: 'string', group: G_LOAD, describe: `requests in flight (default ${DEFAULTS.concurrency}); a list 1,4,16 sweeps; with --request-rate, a cap` },
   'request-count': { type: 'number', group: G_LOAD, describe: `profiling requests (default ${DEFAULTS.request_count}, unless --benchmark-duration)` },
   'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
+  ...loadOptions,
   'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
 
   isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },

@@ -1,5 +1,6 @@
 // RunConfig: validated once from the command line, then read-only for every stage.
 import type { DatasetConfig } from '../dataset/config.js';
+import type { LoadConfig } from '../load/config.js';
 
 export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
@@ -25,6 +26,8 @@ export interface RunConfig {
   readonly extra_inputs: Readonly<Record<string, unknown>>;
 
   readonly concurrency: number;
+  /** Scheduling beyond closed loop: rates, ramps, phases, grace, cancellation, replay, sweeps (load/config.ts). */
+  readonly load: LoadConfig;
   /** Profiling requests to send; null when the run is bounded by duration. */
   readonly request_count: number | null;
   readonly benchmark_duration_s: number | null;

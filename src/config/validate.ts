@@ -4,9 +4,10 @@ import { InvalidArgumentError } from '../errors.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
 import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
+import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -15,7 +16,7 @@ export interface ProfileFlags extends DatasetFlags {
   'api-key'?: string;
   header?: string[];
   'extra-inputs'?: string[];
-  concurrency?: number;
+  concurrency?: LoadFlags['concurrency'];
   'request-count'?: number;
   'benchmark-duration'?: number;
   'warmup-request-count'?: number;
@@ -113,7 +114,9 @@ function timestamp(d: Date): string {
 export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   if (cfg.artifact_dir !== null) return cfg.artifact_dir;
   const safeModel = (cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
-  return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-concurrency${cfg.concurrency}-${timestamp(now)}`);
+  const l = cfg.load;
+  const mode = l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
+  return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
@@ -124,7 +127,9 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const model = f.model ?? (url === null ? DEFAULTS.model : '');
   if (f.model !== undefined && f.model.trim() === '') bad('model', 'must not be empty');
 
-  const concurrency = intAtLeast('concurrency', f.concurrency, 1, DEFAULTS.concurrency);
+  // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.
+  const { load, concurrency: givenConcurrency } = parseLoadFlags(f);
+  const concurrency = givenConcurrency ?? DEFAULTS.concurrency;
   const duration = numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ?? null;
   // A duration bounds the run by time unless a count is also given.
   const request_count =
@@ -157,6 +162,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     headers,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
     concurrency,
+    load,
     request_count,
     benchmark_duration_s: duration,
     warmup_request_count: intAtLeast('warmup-request-count', f['warmup-request-count'], 0, DEFAULTS.warmup_request_count),

@@ -6,6 +6,7 @@ import * as s from './streaming.js';
 import * as t from './tokens.js';
 import * as g from './general.js';
 import * as r from './reasoning.js';
+import * as sched from './scheduling.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -36,6 +37,9 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   t.totalInputSequenceLength,
   g.minRequestTimestamp,
   g.maxResponseTimestamp,
+  // Scheduling (issue 5): dispatch delay, replay schedule lag, context overflow.
+  ...sched.schedulingRecordMetrics,
+  ...sched.schedulingRunMetrics,
 ];
 
 // Built at module load, so a bad declaration (duplicate, unknown requirement, cycle) fails at startup.

@@ -2,9 +2,12 @@
 // transport-neutral HttpTrace stamps of a record. The phases tile the request, from the moment it
 // was handed to the transport (start_ns) to the last byte (end_ns):
 //
-//   start ─blocked─ connect start ─dns─ resolved ─connecting─ connected ─sending─ sent ─waiting─
+//   start ─blocked─ connect start ─dns─ resolved ─connecting─ send start ─sending─ sent ─waiting─
 //   first byte ─receiving─ end
 //
+// Connecting runs from name resolution to the moment the request can be written on the new
+// connection: the handshake plus the client taking the connection into use (the handshake alone is
+// connect_end_ns in the raw trace). Sending is the write of the request itself on either path.
 // On a reused connection dns and connecting are 0 and blocked runs to the send start. Boundaries
 // are made non-decreasing, so each phase is ≥ 0 and blocked + dns + connecting + sending + waiting
 // + receiving = total = end − start exactly. duration (k6 http_req_duration) is sending + waiting
@@ -39,10 +42,10 @@ export function tracePhases(r: MetricRecord): TracePhases | null {
   if (t.send_start_ns !== null && t.send_end_ns !== null && t.first_byte_ns !== null) {
     const b0 = r.start_ns;
     let b1: bigint, b2: bigint, b3: bigint;
-    if (!t.connection_reused && t.connect_start_ns !== null && t.connect_end_ns !== null) {
+    if (!t.connection_reused && t.connect_start_ns !== null) {
       b1 = maxBig(b0, t.connect_start_ns);
       b2 = maxBig(b1, t.dns_end_ns ?? b1);
-      b3 = maxBig(b2, t.connect_end_ns);
+      b3 = maxBig(b2, t.send_start_ns);
     } else {
       b1 = b2 = b3 = maxBig(b0, t.send_start_ns);
     }

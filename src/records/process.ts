@@ -84,7 +84,8 @@ export class RecordProcessor {
     }
     const tk = this.opts.tokenizer;
     const turn = raw.credit.turn;
-    let input_tokens: number | null = turn.isl ?? tk.count(turn.prompt);
+    // A message list (multi-turn history, a system prompt) is counted whole, message by message.
+    let input_tokens: number | null = turn.isl ?? (turn.messages ? turn.messages.reduce((n, m) => n + tk.count(m.content), 0) : tk.count(turn.prompt));
     let output_tokens: number | null = valid ? tk.count(content) : null;
     // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
     let reasoning_tokens: number | null = valid && reasoning !== '' ? tk.count(reasoning) : null;
@@ -99,6 +100,8 @@ export class RecordProcessor {
       valid,
       streaming: raw.streaming,
       credit_issued_ns: raw.credit.credit_issued_ns,
+      targeted_start_ns: raw.credit.targeted_start_ns,
+      trace_scheduled: raw.credit.trace_timestamp_ms !== undefined,
       start_ns: raw.start_ns,
       end_ns: raw.end_ns,
       token_ns,

@@ -1,7 +1,8 @@
 // Record types shared by transport → records → metrics → export.
 // All *_ns values are CLOCK_MONOTONIC nanoseconds (process.hrtime.bigint()).
 
-export type Phase = 'warmup' | 'profiling';
+/** 'cooldown': load kept on after the measured part (--cooldown-duration); never in the metrics. */
+export type Phase = 'warmup' | 'profiling' | 'cooldown';
 export type RecordStatus = 'ok' | 'error' | 'cancelled';
 export type ErrorType =
   | 'http_4xx'
@@ -42,6 +43,8 @@ export interface Credit {
   /** When the schedule wanted the request sent; null for closed-loop (concurrency) modes. */
   targeted_start_ns: bigint | null;
   turn: Turn;
+  /** Fixed-schedule replay: the trace timestamp (ms) this request was scheduled at; absent otherwise. */
+  trace_timestamp_ms?: number;
 }
 
 /** What a transport returns for one request. Transport-neutral. */
@@ -99,6 +102,10 @@ export interface MetricRecord {
   input_tokens: number | null;
   output_tokens: number | null;
   reasoning_tokens: number | null;
+  /** When the schedule wanted the request sent (rate and replay modes); null/absent in closed loop. */
+  targeted_start_ns?: bigint | null;
+  /** True when the request was sent at a trace timestamp (fixed-schedule replay). */
+  trace_scheduled?: boolean;
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

@@ -14,7 +14,8 @@ export interface PreparedRequest {
 export interface Transport {
   readonly name: string;
   /** Never rejects: every outcome, including errors and cancellation, is a RawRecord. */
-  send(credit: Credit, request: PreparedRequest): Promise<RawRecord>;
+  /** `signal` cancels this one request (it resolves as `cancelled`), e.g. --request-cancellation-rate. */
+  send(credit: Credit, request: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord>;
   /** Cancel every request in flight (they resolve as `cancelled`). */
   cancelAll(reason: string): void;
   close(): Promise<void>;

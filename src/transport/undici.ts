@@ -11,7 +11,8 @@ import type { PreparedRequest, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
   baseUrl: string;
-  connections: number;
+  /** Pool size; null: no limit (open-loop runs open what their schedule needs). */
+  connections: number | null;
   requestTimeoutMs: number;
 }
 
@@ -42,7 +43,7 @@ export class UndiciTransport implements Transport {
     });
   }
 
-  send(credit: Credit, req: PreparedRequest): Promise<RawRecord> {
+  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       const chunks: Buffer[] = [];
       const stamps = new StampColumn();
@@ -56,6 +57,7 @@ export class UndiciTransport implements Transport {
         if (done) return;
         done = true;
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.inFlight.delete(handle);
         resolve(this.buildRecord(credit, req, start_ns, end_ns, status, chunks, stamps, bytesReceived, error));
       };
@@ -70,6 +72,11 @@ export class UndiciTransport implements Transport {
         this.opts.requestTimeoutMs,
       );
       this.inFlight.add(handle);
+      const onAbort = () => handle.abort(new RequestCancelledError('cancelled on purpose (--request-cancellation-rate)'));
+      if (signal) {
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
 
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(ctrl) {
