@@ -12,8 +12,12 @@
         "native/http1_binding.cc",
         "native/engine.cc",
         "native/engine_loop.cc",
-        "native/engine_binding.cc"
+        "native/engine_binding.cc",
+        "native/power.cc",
+        "native/telemetry_nvml.cc",
+        "native/telemetry_amdsmi.cc"
       ],
+      "libraries": ["-ldl"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED", "NAPI_CPP_EXCEPTIONS"],
       "cflags!": ["-fno-exceptions"],

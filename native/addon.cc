@@ -6,12 +6,14 @@
 #include "engine.h"
 #include "http1.h"
 #include "sse.h"
+#include "power.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
   servebench::RegisterEngine(env, exports);
+  servebench::RegisterPower(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;
 }

@@ -102,6 +102,62 @@ export interface NativeEngine {
   };
 }
 
+/** What opening one GPU vendor library gave (see native/telemetry_backend.h). */
+export interface PowerLibraryStatus {
+  state: 'off' | 'ok' | 'not_found' | 'invalid' | 'init_failed' | 'no_devices';
+  /** The path loaded, or the last one tried. */
+  path: string;
+  /** One line; empty when state is 'ok'. */
+  message: string;
+}
+
+export interface PowerDeviceStatus {
+  vendor: 'nvidia' | 'amd';
+  /** The vendor's own GPU index (as nvidia-smi / amd-smi number them). */
+  index: number;
+  has_energy: boolean;
+  failed: boolean;
+  error: string;
+  samples: number;
+}
+
+/** Drained samples as columns; `device` indexes devices(). Unreadable fields are NaN. */
+export interface PowerBatch {
+  device: Uint32Array;
+  /** CLOCK_MONOTONIC ns, taken just before the device was read. */
+  t_ns: BigInt64Array;
+  power_mw: Float64Array;
+  /** Total-energy counter (mJ); NaN where the GPU has none or the read failed. */
+  energy_mj: Float64Array;
+  gpu_util_pct: Float64Array;
+  mem_util_pct: Float64Array;
+  mem_used_bytes: Float64Array;
+  temp_c: Float64Array;
+  sm_clock_mhz: Float64Array;
+}
+
+export interface PowerPollerOptions {
+  /** Candidate paths for libnvidia-ml, tried in order; empty: NVIDIA off. */
+  nvml?: string[];
+  /** Candidate paths for libamd_smi; empty: AMD off. */
+  amdsmi?: string[];
+  /** Sampling interval, ns (>= 1 ms). */
+  interval_ns?: number;
+  /** Ring-buffer slots; when full the oldest sample is dropped (counted in stats().dropped). */
+  capacity?: number;
+}
+
+/** The native GPU power poller (native/power.h); src/telemetry/poller.ts wraps it. */
+export interface NativePowerPoller {
+  libraries(): { nvidia: PowerLibraryStatus; amd: PowerLibraryStatus };
+  devices(): PowerDeviceStatus[];
+  start(): void;
+  drain(max?: number): PowerBatch;
+  /** Joins the polling thread, then closes the libraries. Idempotent. */
+  stop(): void;
+  stats(): { ticks: number; dropped: number; thread_cpu_ns: number; running: boolean };
+}
+
 export interface NativeAddon {
   abiVersion: number;
   /**
@@ -116,6 +172,8 @@ export interface NativeAddon {
   http1Parse(chunks: Uint8Array[], eof: boolean): Http1ParseResult;
   /** The native stream engine; absent from builds without it. `onRecords` gets finished requests in batches. */
   Engine?: new (opts: EngineOptions, onRecords: (batch: EngineBatch) => void) => NativeEngine;
+  /** Opens the GPU libraries (dlopen, never linked) on construction; bad options throw SB_NATIVE_BAD_ARG. */
+  PowerPoller: new (opts: PowerPollerOptions) => NativePowerPoller;
 }
 
 /** A wrong argument to a native call, caught on either side of the boundary. */

@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
+import { telemetryCommand } from './telemetry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [profileCommand as CommandModule<any, any>, mockCommand];
+export const commands: CommandModule<any, any>[] = [profileCommand as CommandModule<any, any>, mockCommand, telemetryCommand];

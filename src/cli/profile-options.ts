@@ -7,6 +7,7 @@ const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
 const G_INPUT = 'Input and output lengths:';
 const G_OUT = 'Output:';
+const G_GPU = 'GPU telemetry:';
 const G_MOCK = 'Built-in mock (no --url):';
 const G_DATASET = 'Datasets (see README, Datasets):';
 
@@ -52,6 +53,14 @@ export const profileOptions: Record<string, Options> = {
   'prefix-prompt-length': { type: 'number', group: G_DATASET, describe: 'synthetic: tokens per shared prefix' },
   'shared-system-prompt-length': { type: 'number', group: G_DATASET, describe: 'one system prompt of this many tokens for every conversation' },
   'seq-dist': { type: 'string', group: G_DATASET, describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1' },
+
+  'gpu-telemetry': {
+    type: 'string',
+    array: true,
+    group: G_GPU,
+    describe: 'GPU power/energy: nvml | amdsmi | auto | dcgm[=URL,...] (DCGM default http://localhost:9400/metrics; repeatable)',
+  },
+  'gpu-sample-interval-ms': { type: 'number', group: G_GPU, describe: 'NVML/AMD SMI sampling interval in ms (default 50, min 1)' },
 
   'mock-ttft-ms': { type: 'number', group: G_MOCK, describe: "the mock's time to first token" },
   'mock-itl-ms': { type: 'number', group: G_MOCK, describe: "the mock's inter-token latency" },

@@ -16,6 +16,7 @@ import { displayUnitOf } from '../export/units.js';
 import { runBenchmark, type BenchmarkPlan } from '../load/benchmark.js';
 import { StopToken } from '../load/concurrency.js';
 import { summarize } from '../metrics/compute.js';
+import { RunTelemetry } from '../telemetry/run.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { RecordProcessor } from '../records/process.js';
 import type { ProcessedRecord } from '../records/types.js';
@@ -49,6 +50,7 @@ function slim(rec: ProcessedRecord): ProcessedRecord {
 export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   let mock: SpawnedMock | null = null;
+  let telemetry: RunTelemetry | null = null;
   const secrets = [cfg.api_key, ...Object.values(cfg.headers)];
   try {
     // Bad input (a tokenizer that does not load) fails before anything is started.
@@ -112,6 +114,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
 
     const wallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
     log(`profiling ${baseUrl}${cfg.endpoint} (model ${cfg.model}, concurrency ${cfg.concurrency}); artifacts in ${dir}`);
+    // GPU telemetry runs from before warmup to one grace period after the profiling window.
+    telemetry = cfg.gpu_telemetry ? await RunTelemetry.start(cfg.gpu_telemetry, log) : null;
     const result = await runBenchmark(plan, dataset, {
       dispatch: async (credit) => {
         const raw = await transport.send(credit, builder.build(credit));
@@ -138,11 +142,15 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     await transport.close();
     await writer?.close();
 
-    const summary = summarize(records);
+    const gpu =
+      telemetry && result.profiling
+        ? await telemetry.finish({ start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns }, cfg.concurrency, dir)
+        : null;
+    const summary = summarize(records, { gpuEnergy: gpu?.gpuEnergy });
     await writeSummaryArtifacts(dir, summary, {
       config: { ...redactConfig(cfg), artifact_dir: dir, resolved_url: cfg.url === null ? baseUrl : cfg.url },
       run: { start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns, wall_anchor: wallAnchor },
-      extra: { tokenizer: tokenizer.name, transport: transport.name },
+      extra: { ...(gpu ? { gpu_telemetry: gpu.section } : {}), tokenizer: tokenizer.name, transport: transport.name },
     });
     process.stdout.write('\n' + renderConsole(summary, { color: process.stdout.isTTY === true, width: process.stdout.columns || undefined }) + '\n');
     const c = summary.counts;
@@ -153,6 +161,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       throw new AllRequestsFailedError(`every request failed${firstErr ? ` (first error: ${firstErr.type}: ${firstErr.message})` : ''}; see ${dir}`);
     }
   } finally {
+    await telemetry?.stop();
     await mock?.stop();
   }
 }

@@ -1,6 +1,7 @@
 // RunConfig: validated once from the command line, then read-only for every stage.
 import type { DatasetConfig } from '../dataset/config.js';
 import type { LoadConfig } from '../load/config.js';
+import type { GpuTelemetryConfig } from '../telemetry/types.js';
 
 export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
@@ -49,6 +50,9 @@ export interface RunConfig {
   readonly artifact_dir: string | null;
   readonly export_level: ExportLevel;
   readonly ui: UiMode;
+
+  /** GPU power/energy sources (--gpu-telemetry); null: off. */
+  readonly gpu_telemetry: GpuTelemetryConfig | null;
 
   /** Settings for the built-in mock when url is null. */
   readonly mock: MockSettings;

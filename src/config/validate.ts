@@ -1,6 +1,7 @@
 // Turns parsed flags into a RunConfig, or throws InvalidArgumentError naming the flag.
 import path from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
+import { parseGpuTelemetry } from '../telemetry/options.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
 import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
@@ -33,6 +34,8 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags {
   ui?: string;
   'mock-ttft-ms'?: number;
   'mock-itl-ms'?: number;
+  'gpu-telemetry'?: string[];
+  'gpu-sample-interval-ms'?: number;
 }
 
 function bad(flag: string, msg: string): never {
@@ -178,6 +181,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
+    gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
 }

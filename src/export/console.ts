@@ -23,6 +23,9 @@ export const CONSOLE_GROUP_ORDER: readonly Exclude<ConsoleGroup, 'none'>[] = [
   'usage',
   'reasoning',
   'default',
+  // GPU power efficiency, one section per vendor, after the main tables.
+  'gpu_power_nvidia',
+  'gpu_power_amd',
 ];
 
 export const CONSOLE_GROUP_TITLES: Record<Exclude<ConsoleGroup, 'none'>, string> = {
@@ -31,6 +34,8 @@ export const CONSOLE_GROUP_TITLES: Record<Exclude<ConsoleGroup, 'none'>, string>
   usage: 'LLM Metrics: Usage',
   reasoning: 'LLM Metrics: Reasoning',
   default: 'LLM Metrics',
+  gpu_power_nvidia: 'GPU Power Efficiency (NVIDIA)',
+  gpu_power_amd: 'GPU Power Efficiency (AMD)',
 };
 
 const STAT_COLUMNS = ['avg', 'min', 'max', 'p99', 'p90', 'p50', 'std'] as const;

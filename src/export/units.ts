@@ -13,6 +13,15 @@ const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   'tokens/s/user': { 'tokens/s/user': 1 },
   percent: { '%': 1 },
   ratio: { ratio: 1, '%': 100 },
+  W: { W: 1 },
+  J: { J: 1 },
+  'J/token': { 'mJ/token': 1e3 },
+  'J/request': { 'J/request': 1 },
+  'J/user': { 'J/user': 1 },
+  'tokens/J': { 'tokens/J': 1 },
+  'requests/s/W': { 'requests/s/W': 1 },
+  'tokens/s/W': { 'tokens/s/W': 1 },
+  'J*s': { 'J*s': 1 },
 };
 
 /** The factor from `unit` to `display`; throws for a pair no metric should declare. */

@@ -7,6 +7,7 @@ import * as t from './tokens.js';
 import * as g from './general.js';
 import * as r from './reasoning.js';
 import * as sched from './scheduling.js';
+import { amdEnergyMetrics, nvidiaEnergyMetrics } from './energy.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -40,6 +41,9 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   // Scheduling (issue 5): dispatch delay, replay schedule lag, context overflow.
   ...sched.schedulingRecordMetrics,
   ...sched.schedulingRunMetrics,
+  // GPU power efficiency (their own console sections; values only with --gpu-telemetry).
+  ...nvidiaEnergyMetrics,
+  ...amdEnergyMetrics,
 ];
 
 // Built at module load, so a bad declaration (duplicate, unknown requirement, cycle) fails at startup.

@@ -4,6 +4,7 @@ import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/type
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './registry.js';
 import { distributionStats } from './stats.js';
+import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
 
@@ -36,6 +37,8 @@ function isUsable(v: MetricValue | undefined): v is MetricValue {
 
 export interface SummarizeOptions {
   registry?: MetricRegistry;
+  /** GPU energy over the profiling window, for the GPU power efficiency metrics. */
+  gpuEnergy?: GpuEnergyInput;
 }
 
 /**
@@ -48,6 +51,7 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   const registry = opts.registry ?? defaultRegistry();
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const run = runInput(profiling, registry);
+  if (opts.gpuEnergy) run.gpu_energy = opts.gpuEnergy;
 
   const results = new Map<string, MetricResult>();
   for (const def of registry.recordMetrics()) {

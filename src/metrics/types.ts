@@ -1,8 +1,9 @@
 // The shape of a metric declaration. Families live one per file; registry.ts collects them.
 import type { MetricRecord, MetricValue } from '../records/types.js';
+import type { GpuEnergyInput } from './energy-input.js';
 
-export type BaseUnit = 'ns' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | 'percent' | 'ratio';
-export type DisplayUnit = 'ms' | 's' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | '%' | 'ratio' | 'ns';
+export type BaseUnit = 'ns' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | 'percent' | 'ratio' | 'W' | 'J' | 'J/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
+export type DisplayUnit = 'ms' | 's' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | '%' | 'ratio' | 'ns' | 'W' | 'J' | 'mJ/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
 
 /** Flags, as bits (combine with |). */
 export const MetricFlag = {
@@ -18,7 +19,7 @@ export const MetricFlag = {
 } as const;
 
 /** Console tables, in display order. Later families add groups after DEFAULT's predecessors. */
-export type ConsoleGroup = 'effective' | 'active' | 'usage' | 'reasoning' | 'default' | 'none';
+export type ConsoleGroup = 'effective' | 'active' | 'usage' | 'reasoning' | 'default' | 'gpu_power_nvidia' | 'gpu_power_amd' | 'none';
 
 interface MetricBase {
   tag: string;
@@ -49,6 +50,8 @@ export interface RunMetricInput {
   /** min(start_ns) and max(end_ns) over profiling records that completed (ok or error). */
   min_start_ns: bigint | null;
   max_end_ns: bigint | null;
+  /** GPU energy joined from telemetry over the profiling window (src/telemetry/join.ts); absent without --gpu-telemetry. */
+  gpu_energy?: GpuEnergyInput;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { MockStartError } from '../errors.js';
 import { Clock } from './clock.js';
+import { FakeDcgm } from './dcgm.js';
 import { FaultPicker, sendHttpFault } from './faults.js';
 import { errorBody } from './openai.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
@@ -47,6 +48,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
   const opts = resolveMockOptions(partial);
   const recorder = opts.recordRequests ? new RequestRecorder(opts.recordRequests) : null;
   const clock = new Clock();
+  const dcgm = new FakeDcgm();
   const faults = new FaultPicker(opts);
   let nextId = 0;
 
@@ -98,6 +100,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
       const fault = faults.next();
       if (fault === 'http500' || fault === 'http429') return sendHttpFault(res, fault);
       if (fault === 'hang') return; // never answered; close() drops it
+      dcgm.onGeneration(plan, opts);
       const rid = req.headers['x-request-id'];
       const ctx: ResponseContext = {
         res,
@@ -123,6 +126,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     if (method === 'POST' && path === '/v1/completions') return generate('completions', req, res, tsNs, path);
     recorder?.record(tsNs, method, path, req.headers, null);
     req.resume(); // drain any body so keep-alive stays usable
+    if (path === '/metrics' && method === 'GET') return dcgm.serve(url, res);
     if (path === '/health' || path === '/v1/models') {
       if (method !== 'GET' && method !== 'HEAD') return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
       return send(res, path === '/health' ? HEALTH : MODELS);

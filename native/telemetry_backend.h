@@ -1,0 +1,60 @@
+// GPU vendor libraries (NVML, AMD SMI) behind one small interface, for the power poller.
+//
+// Each library is dlopen'ed at run time, never linked, so the addon builds and runs on hosts
+// without a GPU driver. The few types and signatures used are declared in the .cc files from the
+// vendors' documented headers (nvml.h, amdsmi.h); no vendor header is needed to build.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace servebench {
+
+// One reading of one GPU. A field the device could not report this time is NaN.
+struct GpuReading {
+  double power_mw;
+  double energy_mj;  // the device's total energy counter (monotonic until a driver reload)
+  double gpu_util_pct;
+  double mem_util_pct;
+  double mem_used_bytes;
+  double temp_c;
+  double sm_clock_mhz;
+};
+
+enum class ReadOutcome {
+  kOk,    // the reading is filled (fields may still be NaN)
+  kLost,  // the device is gone (fell off the bus, removed): stop polling it
+};
+
+// What happened when a library was opened: TS turns this into one line for the user.
+struct LibStatus {
+  // "off" (not asked for), "ok", "not_found" (dlopen failed), "invalid" (loaded, but not the
+  // expected library), "init_failed", "no_devices".
+  std::string state = "off";
+  std::string path;     // the path that was loaded (or the last one tried)
+  std::string message;  // one line; empty when state is "ok"
+};
+
+class GpuBackend {
+ public:
+  virtual ~GpuBackend() = default;
+  virtual const char* vendor() const = 0;  // "nvidia" | "amd"
+  virtual size_t device_count() const = 0;
+  // Whether device i has a total-energy counter (probed once at open).
+  virtual bool has_energy(size_t i) const = 0;
+  // Reads device i; on kLost, `error` says why. Called from the poller thread only.
+  virtual ReadOutcome Read(size_t i, GpuReading* out, std::string* error) = 0;
+};
+
+// Open the first candidate path that loads, initialise the library and enumerate its GPUs.
+// Returns null (and fills `status`) when no usable library or no GPU was found.
+std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates, LibStatus* status);
+std::unique_ptr<GpuBackend> OpenAmdSmi(const std::vector<std::string>& candidates, LibStatus* status);
+
+// dlopen helper shared by both backends: RTLD_NOW | RTLD_LOCAL; null and `error` on failure.
+void* OpenLibrary(const std::vector<std::string>& candidates, std::string* loaded, std::string* error);
+
+}  // namespace servebench
