@@ -1,12 +1,27 @@
 // Credit accounting: what was issued, and how each issued request ended.
+// sent = succeeded + errored + cancelled + in flight, at every moment.
 import type { RecordStatus } from '../records/types.js';
 
+export interface CreditCountsJson {
+  sent: number;
+  completed: number;
+  succeeded: number;
+  errored: number;
+  cancelled: number;
+  in_flight: number;
+  /** Credits that were due but still waiting for a slot when the run stopped: never sent, no record. */
+  unsent: number;
+}
+
 export class CreditCounters {
+  /** Handed to the transport. */
   sent = 0;
   succeeded = 0;
   errored = 0;
   cancelled = 0;
+  unsent = 0;
 
+  /** Settled requests, whatever their outcome. */
   get completed(): number {
     return this.succeeded + this.errored + this.cancelled;
   }
@@ -19,5 +34,17 @@ export class CreditCounters {
     if (status === 'ok') this.succeeded++;
     else if (status === 'cancelled') this.cancelled++;
     else this.errored++;
+  }
+
+  toJSON(): CreditCountsJson {
+    return {
+      sent: this.sent,
+      completed: this.completed,
+      succeeded: this.succeeded,
+      errored: this.errored,
+      cancelled: this.cancelled,
+      in_flight: this.inFlight,
+      unsent: this.unsent,
+    };
   }
 }

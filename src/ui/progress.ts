@@ -23,8 +23,10 @@ export function formatProgress(c: CreditCounters, target: ProgressTarget, elapse
   const parts = [
     `[${label}] ${head}`,
     `${rate.toFixed(1)} req/s`,
+    `sent ${c.sent}`,
     `in flight ${c.inFlight}`,
     `errors ${c.errored}`,
+    `cancelled ${c.cancelled}`,
     `ETA ${eta === null ? '--' : fmtDuration(eta)}`,
   ];
   return parts.join(' | ');

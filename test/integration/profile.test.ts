@@ -152,9 +152,10 @@ describe('profile variants', () => {
 });
 
 describe('profile interrupted with SIGINT', () => {
-  it('stops issuing, cancels what is in flight and still writes exports whose counts add up', async () => {
+  it('stops issuing, lets the requests in flight finish and still writes exports whose counts add up', async () => {
     const dir = tmpDir();
     let pid = 0;
+    // Each request streams 50 tokens 20 ms apart (~1 s), well inside the default 30 s grace period.
     const run = runCli(['profile', '--request-count', '100000', '--concurrency', '4', '--mock-itl-ms', '20', '--osl', '50', '--artifact-dir', dir, '--ui', 'none'], {
       onSpawn: (p) => (pid = p),
     });
@@ -167,13 +168,16 @@ describe('profile interrupted with SIGINT', () => {
     process.kill(pid, 'SIGINT');
     const r = await run;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/interrupted/);
+    expect(r.stderr).toMatch(/interrupted: no new requests; waiting up to 30 s/);
     const j = readJson(path.join(dir, 'profile_export.json'));
     const recs = readJsonl(recordsFile);
     expect(j.counts.issued).toBe(recs.length);
     expect(j.counts.issued).toBe(j.counts.succeeded + j.counts.errored + j.counts.cancelled);
     expect(j.counts.succeeded).toBeGreaterThan(4);
-    expect(j.counts.cancelled).toBeGreaterThan(0);
-    for (const c of recs.filter((x) => x.status === 'cancelled')) expect(c.error.type).toBe('cancelled');
+    // Nothing was cut off: the requests in flight at the interrupt finished normally.
+    expect(j.counts.cancelled).toBe(0);
+    expect(j.interrupted).toBe(true);
+    expect(j.credits.profiling).toMatchObject({ sent: j.counts.issued, completed: j.counts.issued, in_flight: 0 });
+    expect(j.phases.profiling.stop_reason).toBe('interrupted');
   });
 });

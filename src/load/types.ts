@@ -1,0 +1,68 @@
+// The scheduler's contract with the rest of the pipeline: what a phase is, how a credit is
+// dispatched, and what comes back to it (the status, and the reply a multi-turn session needs).
+import type { Conversation } from '../dataset/types.js';
+import type { Credit, Phase, RecordStatus } from '../records/types.js';
+
+/** What the scheduler learns from one dispatched request. */
+export interface DispatchResult {
+  status: RecordStatus;
+  /** The assistant's reply text (content), when the caller asked for it (multi-turn history). */
+  reply: string | null;
+}
+
+export interface DispatchOptions {
+  /** Aborts this one request (deliberate cancellation); null when it is never cancelled on purpose. */
+  signal: AbortSignal | null;
+  /** True when the reply text is needed (a later turn of the same session carries it). */
+  wantReply: boolean;
+}
+
+/** Sends one credit, processes and stores its record; must never reject. */
+export type DispatchFn = (credit: Credit, opts: DispatchOptions) => Promise<DispatchResult>;
+
+export interface ArrivalSpec {
+  pattern: 'constant' | 'poisson' | 'gamma';
+  /** Target rate in requests/s once any ramp is over. */
+  rate: number;
+  /** Gamma shape (CV of the inter-arrival times = 1/sqrt(smoothness)); ignored by the others. */
+  smoothness: number;
+  /** Linear ramp of the rate from 0 to `rate` over this many ns from the phase start; null: none. */
+  rampNs: number | null;
+  /** Seed label for the random patterns (same seed, same schedule). */
+  seed: number | string;
+}
+
+export type PhaseMode =
+  /** Closed loop: `concurrency` requests in flight, each slot refilled when its request ends. */
+  | { kind: 'concurrency'; concurrency: number; rampNs: number | null }
+  /** Open loop: request i at an absolute time from the phase start; optional cap on in-flight requests. */
+  | { kind: 'rate'; arrival: ArrivalSpec; cap: number | null; capRampNs: number | null }
+  /** Trace replay: each conversation's first turn at its trace timestamp (see replay.ts). */
+  | { kind: 'fixed_schedule'; cap: number | null; schedule: ReplaySchedule };
+
+export interface PhaseSpec {
+  phase: Phase;
+  mode: PhaseMode;
+  /** Stop issuing after this many requests (null: unbounded; ignored by fixed_schedule). */
+  requestCount: number | null;
+  /** Stop issuing once this many ns have passed since the phase started (null: unbounded). */
+  durationNs: number | null;
+  /** After the measured part ends, keep the same load this many ns more, tagged 'cooldown'. */
+  cooldownNs: number | null;
+}
+
+/** Seeded deliberate cancellation (--request-cancellation-rate/-delay). */
+export interface CancellationSpec {
+  rate: number;
+  delayNs: number;
+  seed: number | string;
+}
+
+/** A trace laid out for replay: conversations in time order, each with its offset from the phase start. */
+export interface ReplaySchedule {
+  entries: { conversation: Conversation; timestampMs: number; offsetNs: number }[];
+  /** The trace time (ms) that maps to the phase start. */
+  zeroMs: number;
+  /** Turns stamped after this trace time (ms) are not sent; null: no end. */
+  endOffsetMs: number | null;
+}
