@@ -44,3 +44,9 @@ export class MockStartError extends ServebenchError {
 export class AllRequestsFailedError extends ServebenchError {
   override readonly code = 'SB_ALL_FAILED';
 }
+
+/** An encoded HDR histogram (histograms.json, an HdrHistogram log) that cannot be decoded. */
+export class HistogramDecodeError extends ServebenchError {
+  override readonly code = 'SB_HDR_DECODE';
+  override readonly exitCode = 2;
+}

@@ -158,6 +158,45 @@ export interface NativePowerPoller {
   stats(): { ticks: number; dropped: number; thread_cpu_ns: number; running: boolean };
 }
 
+/**
+ * One HDR histogram (native/hdr.h): lowest discernible value 1, 1–5 significant digits, int64
+ * counts, auto-resizing. Values are multiplied by `scale` and rounded half up to integers; a
+ * negative value is recorded as 0 and counted in `clamped`. count/min/max/mean/std/sum are exact
+ * statistics of the recorded (scaled, pre-rounding) values; only percentiles are bucketed. After
+ * `decode` they are estimated from the buckets. src/metrics/histogram.ts is the validating wrapper.
+ */
+export interface NativeHistogram {
+  /** Records one value times `scale` (default 1); NaN, ±Infinity or ≥ 2^62 after scaling throw. */
+  record(value: number, scale?: number): void;
+  /** Records every value times `scale`, all or nothing (a refused value throws and records none). */
+  recordValues(values: Float64Array | BigInt64Array, scale?: number): void;
+  /** HdrHistogram's value at percentile p ∈ [0, 100], clamped to [min, max]; 0 when empty. */
+  valueAtPercentile(p: number): number;
+  /** Many percentiles in one walk over the counts. */
+  valuesAtPercentiles(ps: Float64Array): Float64Array;
+  /** Adds other's counts and statistics (same significant digits). */
+  merge(other: NativeHistogram): void;
+  reset(): void;
+  /** The uncompressed HdrHistogram V2 encoding (histogram-codec.ts adds the zlib/base64 envelope). */
+  encode(): Buffer;
+  readonly count: number;
+  readonly min: number;
+  readonly max: number;
+  readonly mean: number;
+  /** Population standard deviation. */
+  readonly std: number;
+  readonly sum: number;
+  readonly clamped: number;
+  readonly significantDigits: number;
+  readonly highestTrackableValue: number;
+}
+
+export interface NativeHistogramClass {
+  new (significantDigits?: number, highestTrackableValue?: number): NativeHistogram;
+  /** Parses an uncompressed V2 encoding; a bad one throws an Error with code SB_HDR_DECODE. */
+  decode(data: Uint8Array): NativeHistogram;
+}
+
 export interface NativeAddon {
   abiVersion: number;
   /**
@@ -165,6 +204,8 @@ export interface NativeAddon {
    * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
    */
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+  /** HDR histograms (native/hdr.h); bad arguments throw a TypeError with code SB_NATIVE_BAD_ARG. */
+  Histogram: NativeHistogramClass;
   /**
    * Parses one HTTP/1.1 response fed as `chunks` (chunk i stamped i), then a
    * connection close when `eof` (the native engine's parser, exposed for tests).

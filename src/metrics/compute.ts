@@ -3,7 +3,9 @@
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './registry.js';
-import { distributionStats } from './stats.js';
+import { histogramStats } from './stats.js';
+import { DEFAULT_SIGNIFICANT_DIGITS, MetricHistogram, checkSignificantDigits } from './histogram.js';
+import { RecordValueLists, forEachRecordValue } from './record-values.js';
 import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
@@ -37,6 +39,8 @@ function isUsable(v: MetricValue | undefined): v is MetricValue {
 
 export interface SummarizeOptions {
   registry?: MetricRegistry;
+  /** HDR histogram precision for every distribution, 1–5 (default 3: percentiles within 0.1 %). */
+  significantDigits?: number;
   /** GPU energy over the profiling window, for the GPU power efficiency metrics. */
   gpuEnergy?: GpuEnergyInput;
 }
@@ -50,12 +54,14 @@ export interface SummarizeOptions {
 export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOptions = {}): MetricsSummary {
   const registry = opts.registry ?? defaultRegistry();
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
-  const run = runInput(profiling, registry);
+  const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS, 'histogram significant digits');
+  const run = runInput(profiling, registry, digits);
   if (opts.gpuEnergy) run.gpu_energy = opts.gpuEnergy;
 
   const results = new Map<string, MetricResult>();
   for (const def of registry.recordMetrics()) {
-    const stats = distributionStats(run.distributions.get(def.tag) ?? []);
+    const h = run.histograms.get(def.tag);
+    const stats = h ? histogramStats(h) : undefined;
     if (stats) results.set(def.tag, { ...describe(def), kind: 'distribution', stats });
   }
 
@@ -82,17 +88,37 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
     errored: run.errored,
     cancelled: run.cancelled,
   };
-  return { metrics, counts };
+  return { metrics, counts, histogram_significant_digits: digits, histograms: run.histograms };
 }
 
 function describe(def: MetricDef) {
   return { tag: def.tag, header: def.header, unit: def.unit, display: def.display, group: def.group, flags: def.flags };
 }
 
-/** Counts, the run window, and each record metric's values over successful records (lists flattened). */
-function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistry): RunMetricInput {
-  const distributions = new Map<string, number[]>();
-  for (const def of registry.recordMetrics()) distributions.set(def.tag, []);
+/**
+ * Counts, the run window, and one histogram per record metric that has values: every value of a
+ * successful record, and the ERROR_ONLY metrics of error records (record-values.ts). The raw
+ * value lists are only built for a run metric that asks for one (`distributions`).
+ */
+function runInput(
+  profiling: readonly ProcessedRecord[],
+  registry: MetricRegistry,
+  significantDigits: number,
+): RunMetricInput {
+  const defs = new Map(registry.recordMetrics().map((d) => [d.tag, d]));
+  const errorOnly = new Set(registry.recordMetrics().filter((d) => (d.flags & MetricFlag.ERROR_ONLY) !== 0).map((d) => d.tag));
+  const histograms = new Map<string, MetricHistogram>();
+  const record = (tag: string, value: MetricValue): void => {
+    let h = histograms.get(tag);
+    if (!h) {
+      const def = defs.get(tag);
+      if (!def) return;
+      h = new MetricHistogram(def.unit, { significantDigits });
+      histograms.set(tag, h);
+    }
+    if (typeof value === 'number') h.add(value);
+    else for (const v of value) h.add(v);
+  };
   let succeeded = 0;
   let errored = 0;
   let cancelled = 0;
@@ -108,17 +134,10 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
     // Completed requests (ok or error) bound the window: an error still occupied the server.
     if (minStart === null || r.raw.start_ns < minStart) minStart = r.raw.start_ns;
     if (maxEnd === null || r.raw.end_ns > maxEnd) maxEnd = r.raw.end_ns;
-    if (status === 'error') {
-      errored++;
-      continue;
-    }
-    succeeded++;
-    for (const [tag, value] of r.metrics) {
-      const list = distributions.get(tag);
-      if (!list) continue;
-      if (typeof value === 'number') list.push(value);
-      else for (const v of value) list.push(v);
-    }
+    if (status === 'error') errored++;
+    else succeeded++;
+    forEachRecordValue(r, errorOnly, record);
   }
-  return { distributions, succeeded, errored, cancelled, min_start_ns: minStart, max_end_ns: maxEnd };
+  const distributions = new RecordValueLists(profiling, [...defs.keys()], errorOnly);
+  return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_end_ns: maxEnd };
 }

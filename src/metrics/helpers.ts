@@ -26,13 +26,10 @@ export function runNumber(values: ReadonlyMap<string, RunValue>, tag: string): n
   return typeof v === 'bigint' ? Number(v) : v;
 }
 
-/** Sum of a record metric over successful records; no value when no record had one. */
+/** Sum of a record metric over successful records (its histogram's exact sum); no value when no record had one. */
 export function sumOf(run: RunMetricInput, tag: string): number | undefined {
-  const list = run.distributions.get(tag);
-  if (!list || list.length === 0) return undefined;
-  let total = 0;
-  for (const v of list) total += v;
-  return total;
+  const h = run.histograms.get(tag);
+  return h && h.count > 0 ? h.sum : undefined;
 }
 
 /** count / duration, per second; no value for an empty or zero-length window. */

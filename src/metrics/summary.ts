@@ -2,6 +2,7 @@
 // All values are in BASE units (ns, tokens, ...); display conversion happens only at export.
 import type { BaseUnit, ConsoleGroup, DisplayUnit } from './types.js';
 import type { DistributionStats } from './stats.js';
+import type { MetricHistogram } from './histogram.js';
 
 export type { DistributionStats } from './stats.js';
 
@@ -44,6 +45,10 @@ export interface MetricsSummary {
   /** Only metrics that have a value, in the catalogue's display order. */
   metrics: MetricResult[];
   counts: RequestCounts;
+  /** The HDR histogram precision every distribution was computed at (set by summarize). */
+  histogram_significant_digits?: number;
+  /** The per-tag histograms behind the distributions (histograms.json); absent in hand-built summaries. */
+  histograms?: ReadonlyMap<string, MetricHistogram>;
 }
 
 export function findMetric(summary: MetricsSummary, tag: string): MetricResult | undefined {

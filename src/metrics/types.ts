@@ -1,4 +1,5 @@
 // The shape of a metric declaration. Families live one per file; registry.ts collects them.
+import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue } from '../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
 
@@ -41,8 +42,13 @@ export interface RecordMetricDef extends MetricBase {
 
 /** Run-level inputs for aggregate and derived metrics. */
 export interface RunMetricInput {
-  /** Per-tag record values over successful profiling records (flattened lists for list metrics). */
+  /**
+   * Per-tag record values over successful profiling records (flattened lists for list metrics),
+   * each list built when first read: prefer `histograms`, which hold the same values.
+   */
   distributions: ReadonlyMap<string, readonly number[]>;
+  /** Per-tag HDR histograms of the same values, with exact count/sum/mean/min/max/std; tags without values are absent. */
+  histograms: ReadonlyMap<string, MetricHistogram>;
   /** Counts over profiling-phase records. */
   succeeded: number;
   errored: number;

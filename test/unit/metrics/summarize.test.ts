@@ -53,7 +53,22 @@ describe('summarize', () => {
     const icl = dist(s, 'inter_chunk_latency');
     expect(icl.stats.count).toBe(5);
     expect(icl.stats.max).toBe(20 * MS);
-    expect(icl.stats.p50).toBe(10 * MS);
+    // HDR percentile (3 digits): 10 ms falls in the bucket [1220 · 8192, 1221 · 8192) ns, and the
+    // bucket's highest value is reported: 9 994 240 + 8191 = 10 002 431 ns (+0.024 %).
+    expect(icl.stats.p50).toBe(10_002_431);
+    expect(icl.stats.p99).toBe(20 * MS); // the top bucket's highest value, clamped to the exact max
+    expect(icl.stats.avg).toBe(12 * MS); // exact, not bucketed
+  });
+
+  it('records the histogram precision and keeps one histogram per metric with values', () => {
+    expect(s.histogram_significant_digits).toBe(3);
+    expect(s.histograms?.get('inter_chunk_latency')?.count).toBe(5);
+    expect(s.histograms?.has('reasoning_token_count')).toBe(false);
+    const fine = summarize([ok1, ok2, ok3], { significantDigits: 5 });
+    expect(fine.histogram_significant_digits).toBe(5);
+    // At 5 digits 10 ms lies in a 64-ns bucket: 156 250 · 64 = 10 ms exactly, reported + 63.
+    expect(dist(fine, 'inter_chunk_latency').stats.p50).toBe(10 * MS + 63);
+    expect(() => summarize([ok1], { significantDigits: 6 })).toThrow(/significant digits/);
   });
 
   it('window spans completed (ok or error) profiling requests', () => {
