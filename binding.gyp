@@ -5,6 +5,7 @@
       "sources": [
         "native/addon.cc",
         "native/sse.cc",
+        "native/sweep.cc",
         "native/hdr.cc",
         "native/hdr_codec.cc",
         "native/hdr_binding.cc",

@@ -6,10 +6,12 @@
 #include "engine.h"
 #include "http1.h"
 #include "sse.h"
+#include "sweep.h"
 #include "power.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
+  servebench::RegisterSweep(env, exports);
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
   servebench::RegisterEngine(env, exports);

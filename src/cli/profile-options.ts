@@ -27,6 +27,12 @@ export const profileOptions: Record<string, Options> = {
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
   ...loadOptions,
   'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
+  transport: {
+    type: 'string',
+    group: G_LOAD,
+    describe: 'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
+  },
+  'transport-threads': { type: 'number', group: G_LOAD, describe: `I/O threads of the native engine (default ${DEFAULTS.transport_threads})` },
 
   isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
   'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },

@@ -13,6 +13,8 @@ export const DEFAULTS = {
   random_seed: 0,
   export_level: 'records',
   ui: 'auto',
+  transport: 'auto',
+  transport_threads: 1,
 } as const;
 
 export const ENDPOINT_PATHS = {

@@ -51,6 +51,11 @@ export interface RunConfig {
   readonly export_level: ExportLevel;
   readonly ui: UiMode;
 
+  /** --transport: undici, the native engine (plain http:// only), or auto (native whenever it can serve the URL). */
+  readonly transport: 'auto' | 'undici' | 'native';
+  /** --transport-threads: I/O threads of the native engine. */
+  readonly transport_threads: number;
+
   /** GPU power/energy sources (--gpu-telemetry); null: off. */
   readonly gpu_telemetry: GpuTelemetryConfig | null;
 

@@ -1,6 +1,7 @@
 // Turns parsed flags into a RunConfig, or throws InvalidArgumentError naming the flag.
 import path from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
+import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
 import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
@@ -34,6 +35,8 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags {
   ui?: string;
   'mock-ttft-ms'?: number;
   'mock-itl-ms'?: number;
+  transport?: string;
+  'transport-threads'?: number;
   'gpu-telemetry'?: string[];
   'gpu-sample-interval-ms'?: number;
 }
@@ -122,6 +125,15 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
+/** --transport and --transport-threads; native with a URL it cannot serve is bad input (transport/select.ts). */
+function transportSettings(f: ProfileFlags, url: string | null, env: NodeJS.ProcessEnv): Pick<RunConfig, 'transport' | 'transport_threads'> {
+  const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
+  const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
+  if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
+  if (url !== null) chooseTransport(transport, url, env);
+  return { transport, transport_threads };
+}
+
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const url = f.url === undefined ? null : parseUrl(f.url);
   const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
@@ -181,6 +193,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
+    ...transportSettings(f, url, env),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });

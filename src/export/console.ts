@@ -1,9 +1,10 @@
 // Console tables: one per non-empty console group, distributions first (avg, min, max, p99, p90,
-// p50, std) then single values (in the avg column), all in display units.
+// p50, std), then time-weighted values (avg and percentiles; no min or std), then single values
+// (in the avg column), all in display units.
 import type { MetricResult, MetricsSummary } from '../metrics/summary.js';
 import { MetricFlag, type ConsoleGroup } from '../metrics/types.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry } from './json.js';
+import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
 import { renderTable, tableWidth, wrapText, type Column } from './table.js';
 import { withUnit } from './units.js';
 
@@ -57,20 +58,27 @@ export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}
 
 function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOptions): string {
   const dists = metrics.filter((m) => m.kind === 'distribution');
+  const timeWeighted = metrics.filter((m) => m.kind === 'time_weighted');
   const singles = metrics.filter((m) => m.kind === 'single');
-  const labels = [...dists, ...singles].map((m) => withUnit(m.header, m.display));
+  const labels = [...dists, ...timeWeighted, ...singles].map((m) => withUnit(m.header, m.display));
+  const hasStats = dists.length + timeWeighted.length > 0;
   // Every stat column's cells, one per row (singles fill avg only).
   const cells = new Map<StatColumn, string[]>();
-  if (dists.length > 0) {
+  if (hasStats) {
     for (const col of STAT_COLUMNS) {
       const distCells = dists.map((m) => formatNumber((metricEntry(m) as DistributionEntry)[col]));
+      const twCells = timeWeighted.map((m) =>
+        col === 'min' || col === 'std' ? '' : formatNumber((metricEntry(m) as TimeWeightedEntry)[col]),
+      );
       const singleCells = singles.map((m) => (col === 'avg' ? formatSingle(m) : ''));
-      cells.set(col, [...distCells, ...singleCells]);
+      const column = [...distCells, ...twCells, ...singleCells];
+      // A column no row fills (min and std of a time-weighted-only table) is left out.
+      if (col === 'avg' || column.some((c) => c !== '')) cells.set(col, column);
     }
   } else {
     cells.set('avg', singles.map(formatSingle));
   }
-  const header = (col: StatColumn) => (dists.length > 0 ? col : 'value');
+  const header = (col: StatColumn) => (hasStats ? col : 'value');
   const visible: StatColumn[] = [...cells.keys()];
   const hidden: StatColumn[] = [];
   let labelCells = labels;

@@ -49,9 +49,22 @@ export interface SingleEntry {
   avg: number | bigint;
 }
 
+/** A time-weighted run-level value (Effective / Active): average and duration-weighted percentiles. */
+export interface TimeWeightedEntry {
+  unit: DisplayUnit;
+  avg: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export type MetricEntry = DistributionEntry | SingleEntry | TimeWeightedEntry;
+
 export interface ProfileExport {
   schema_version: number;
-  metrics: Record<string, DistributionEntry | SingleEntry>;
+  metrics: Record<string, MetricEntry>;
   counts: RequestCounts;
   config: unknown;
   run: ProfileExportMeta['run'];
@@ -60,7 +73,7 @@ export interface ProfileExport {
 
 /** The object written to profile_export.json; serialise it with stringifyWithBigInt. */
 export function buildProfileExport(summary: MetricsSummary, meta: ProfileExportMeta): ProfileExport {
-  const metrics: Record<string, DistributionEntry | SingleEntry> = {};
+  const metrics: Record<string, MetricEntry> = {};
   for (const m of summary.metrics) metrics[m.tag] = metricEntry(m);
   const out: ProfileExport = {
     schema_version: PROFILE_EXPORT_SCHEMA_VERSION,
@@ -74,12 +87,16 @@ export function buildProfileExport(summary: MetricsSummary, meta: ProfileExportM
   return out;
 }
 
-export function metricEntry(m: MetricResult): DistributionEntry | SingleEntry {
+export function metricEntry(m: MetricResult): MetricEntry {
   const f = displayFactor(m.unit, m.display);
   if (m.kind === 'single') {
     // An exact stamp is only kept exact when no scaling applies to it.
     const avg = m.stats.exact !== undefined && f === 1 ? m.stats.exact : m.stats.avg * f;
     return { unit: m.display, avg };
+  }
+  if (m.kind === 'time_weighted') {
+    const t = m.stats;
+    return { unit: m.display, avg: t.avg * f, p50: t.p50 * f, p90: t.p90 * f, p95: t.p95 * f, p99: t.p99 * f, max: t.max * f };
   }
   const s = m.stats;
   const entry = { unit: m.display, avg: s.avg * f, min: s.min * f, max: s.max * f, std: s.std * f } as DistributionEntry;

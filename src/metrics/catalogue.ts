@@ -8,6 +8,7 @@ import * as g from './general.js';
 import * as r from './reasoning.js';
 import * as sched from './scheduling.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from './energy.js';
+import * as eff from './effective.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -15,6 +16,7 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   s.timeToSecondToken,
   s.timeToFirstOutputToken,
   g.requestLatency,
+  eff.effectiveLatency,
   s.decodeDuration,
   s.interTokenLatency,
   s.interChunkLatency,
@@ -44,6 +46,8 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   // GPU power efficiency (their own console sections; values only with --gpu-telemetry).
   ...nvidiaEnergyMetrics,
   ...amdEnergyMetrics,
+  // Effective / Active (issue 3): run-level, time-weighted over the run window.
+  ...eff.effectiveTimeWeightedMetrics,
 ];
 
 // Built at module load, so a bad declaration (duplicate, unknown requirement, cycle) fails at startup.

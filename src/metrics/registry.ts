@@ -1,6 +1,6 @@
 // One registry of metric declarations: validates them once at load and hands out
 // evaluation order (requirements first) and display order (declaration order).
-import type { MetricDef, RecordMetricDef, RunMetricDef } from './types.js';
+import type { MetricDef, RecordMetricDef, RunMetricDef, TimeWeightedMetricDef } from './types.js';
 
 export class MetricRegistry {
   private readonly byTag = new Map<string, MetricDef>();
@@ -44,7 +44,12 @@ export class MetricRegistry {
 
   /** Aggregate and derived metrics in evaluation order. */
   runMetrics(): RunMetricDef[] {
-    return this.ordered.filter((d): d is RunMetricDef => d.kind !== 'record');
+    return this.ordered.filter((d): d is RunMetricDef => d.kind === 'aggregate' || d.kind === 'derived');
+  }
+
+  /** Time-weighted metrics (one native sweep per run) in declaration order. */
+  timeWeightedMetrics(): TimeWeightedMetricDef[] {
+    return this.declared.filter((d): d is TimeWeightedMetricDef => d.kind === 'time_weighted');
   }
 
   /** Every metric in declaration order (the order exports list them). */

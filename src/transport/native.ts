@@ -12,8 +12,8 @@ export interface NativeTransportOptions {
   baseUrl: string;
   /** Numeric address to connect to (see resolveTarget in select.ts). */
   address: string;
-  /** Connection cap, as for undici's pool (one per request in flight at the concurrency). */
-  connections: number;
+  /** Connection cap, as for undici's pool; null: one per request in flight. */
+  connections: number | null;
   requestTimeoutMs: number;
   /** I/O threads (--transport-threads). */
   threads: number;
@@ -34,6 +34,8 @@ interface Queued {
   targetNs: bigint;
 }
 
+/** The oldest send waits at most this long for the rest of its batch. */
+const FLUSH_AFTER_NS = 50_000n;
 /** Headers the transport writes itself. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 /** Field values may hold visible Latin-1 and tabs; no controls (CR/LF would split the request). */
@@ -46,6 +48,7 @@ export class NativeTransport implements Transport {
   private readonly pending = new Map<number, Pending>();
   private queue: Queued[] = [];
   private flushScheduled = false;
+  private queuedSinceNs = 0n;
   private nextId = 1;
   private readonly pathPrefix: string;
   private readonly hostLine: string;
@@ -62,7 +65,7 @@ export class NativeTransport implements Transport {
         address: opts.address,
         port: Number(u.port || 80),
         threads: opts.threads,
-        maxConnections: opts.connections,
+        maxConnections: opts.connections ?? 0,
       },
       (batch) => this.onRecords(batch),
     );
@@ -86,11 +89,16 @@ export class NativeTransport implements Transport {
       const id = this.nextId;
       this.nextId = this.nextId === 0xffffffff ? 1 : this.nextId + 1;
       this.pending.set(id, { credit, req, resolve, cancelReason: null });
+      const now = process.hrtime.bigint();
+      // A turn that processes many records before the batch goes out would hold the first sends
+      // back: past FLUSH_AFTER_NS the queue goes now.
+      if (this.queue.length > 0 && now - this.queuedSinceNs > FLUSH_AFTER_NS) this.flush();
+      if (this.queue.length === 0) this.queuedSinceNs = now;
       this.queue.push({ id, head, body: req.body, streaming: req.streaming, targetNs: credit.targeted_start_ns ?? 0n });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // After the current callback and its microtasks: every send of this turn goes in one batch.
-        setImmediate(this.flush);
+        setImmediate(this.onImmediate);
       }
     });
   }
@@ -107,8 +115,12 @@ export class NativeTransport implements Transport {
     return head + `content-length: ${req.body.length}\r\n\r\n`;
   }
 
-  private readonly flush = (): void => {
+  private readonly onImmediate = (): void => {
     this.flushScheduled = false;
+    this.flush();
+  };
+
+  private readonly flush = (): void => {
     const q = this.queue;
     if (q.length === 0 || this.closed) return;
     this.queue = [];

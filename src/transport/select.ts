@@ -6,6 +6,7 @@ import net from 'node:net';
 import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
 import { NativeTransport } from './native.js';
+import type { RunConfig } from '../config/types.js';
 import type { Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
 
@@ -15,7 +16,8 @@ export type TransportKind = (typeof TRANSPORT_KINDS)[number];
 export interface TransportSettings {
   kind: TransportKind;
   baseUrl: string;
-  connections: number;
+  /** Connection cap (the concurrency); null: as many as requests in flight (open-loop runs). */
+  connections: number | null;
   requestTimeoutMs: number;
   /** --transport-threads: I/O threads of the native engine. */
   threads: number;
@@ -123,4 +125,22 @@ export async function createTransport(settings: TransportSettings, env: NodeJS.P
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
   return { transport: new NativeTransport({ ...common, address, threads: settings.threads }), choice };
+}
+
+/** The run's transport as configured (--transport, --transport-threads); says why when auto falls back to undici. */
+export async function openTransport(
+  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'>,
+  baseUrl: string,
+  connections: number | null,
+  log: (msg: string) => void,
+): Promise<Transport> {
+  const { transport, choice } = await createTransport({
+    kind: cfg.transport ?? 'auto',
+    baseUrl,
+    connections,
+    requestTimeoutMs: cfg.request_timeout_s * 1000,
+    threads: cfg.transport_threads ?? 1,
+  });
+  if (choice.reason !== null) log(`transport: undici (the native engine does not support ${choice.reason})`);
+  return transport;
 }

@@ -27,13 +27,23 @@ describe('renderCsv', () => {
   const text = renderCsv(sampleSummary());
   const rows = parseCsv(text);
 
-  it('has a distributions section, a blank line, then single values', () => {
+  it('has a distributions section, a blank line, single values, a blank line, then time-weighted values', () => {
     expect(rows[0]).toEqual(['Metric', 'avg', 'min', 'max', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'std']);
-    const blank = rows.findIndex((r) => r.length === 1 && r[0] === '');
-    expect(blank).toBeGreaterThan(0);
-    expect(rows[blank + 1]).toEqual(['Metric', 'Value']);
-    expect(rows.slice(1, blank).every((r) => r.length === 14)).toBe(true);
-    expect(rows.slice(blank + 2).every((r) => r.length === 2)).toBe(true);
+    const blanks = rows.flatMap((r, i) => (r.length === 1 && r[0] === '' ? [i] : []));
+    expect(blanks).toHaveLength(2);
+    const [single, timeWeighted] = blanks;
+    expect(rows[single + 1]).toEqual(['Metric', 'Value']);
+    expect(rows.slice(1, single).every((r) => r.length === 14)).toBe(true);
+    expect(rows.slice(single + 2, timeWeighted).every((r) => r.length === 2)).toBe(true);
+    expect(rows[timeWeighted + 1]).toEqual(['Metric', 'avg', 'p50', 'p90', 'p95', 'p99', 'max']);
+    expect(rows.slice(timeWeighted + 2).every((r) => r.length === 7)).toBe(true);
+  });
+
+  it('writes time-weighted rows with their percentiles', () => {
+    // Both successes start at T0 and end 2 s and 4 s later: 2 in flight for 2 s, then 1 for 2 s.
+    expect(rows.find((r) => r[0] === 'Effective Concurrency (requests)')).toEqual(
+      ['Effective Concurrency (requests)', '1.5', '1', '2', '2', '2', '2'],
+    );
   });
 
   it('names metrics with display units and writes display values', () => {

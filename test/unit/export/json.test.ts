@@ -42,6 +42,11 @@ describe('buildProfileExport', () => {
     expect((out.metrics.output_token_throughput as SingleEntry).avg).toBeCloseTo(2002 / 4, 9);
   });
 
+  it('writes time-weighted values as {unit, avg, p50, p90, p95, p99, max}', () => {
+    // Both successes start at T0 and end 2 s and 4 s later: 2 in flight for 2 s, then 1 for 2 s.
+    expect(out.metrics.effective_concurrency).toEqual({ unit: 'requests', avg: 1.5, p50: 1, p90: 2, p95: 2, p99: 2, max: 2 });
+  });
+
   it('keeps absolute stamps as exact integers in the serialised file', () => {
     expect(out.metrics.min_request_timestamp).toEqual({ unit: 'ns', avg: T0 });
     const text = stringifyWithBigInt(out, 2);

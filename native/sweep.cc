@@ -1,0 +1,774 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <new>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+namespace servebench {
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Integers below this are exact doubles, and so are their differences.
+constexpr double kExactInt = 4503599627370496.0;  // 2^52
+// Below this many requests one thread does everything (thread start-up would dominate).
+constexpr size_t kParallelMin = size_t{1} << 16;
+// How far ahead the sweep prefetches the requests of upcoming events.
+constexpr size_t kPrefetch = 24;
+
+inline uint64_t Bits(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+inline double FromBits(uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+// ---- Memory ---------------------------------------------------------------------------------------
+// Large uninitialised arrays. On Linux they are mapped with transparent huge pages requested: a
+// 10M-request sweep touches ~1 GB of fresh memory, and 4 KiB page faults would cost more than
+// the work itself.
+template <class T>
+class Array {
+ public:
+  explicit Array(size_t n) : bytes_((n ? n : 1) * sizeof(T)) {
+#ifdef __linux__
+    if (bytes_ >= (size_t{1} << 21)) {
+      void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      madvise(p, bytes_, MADV_HUGEPAGE);
+      p_ = static_cast<T*>(p);
+      mapped_ = true;
+      return;
+    }
+#endif
+    p_ = static_cast<T*>(::operator new(bytes_));
+  }
+  ~Array() {
+#ifdef __linux__
+    if (mapped_) {
+      munmap(p_, bytes_);
+      return;
+    }
+#endif
+    ::operator delete(p_);
+  }
+  Array(const Array&) = delete;
+  Array& operator=(const Array&) = delete;
+  void swap(Array& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(bytes_, o.bytes_);
+    std::swap(mapped_, o.mapped_);
+  }
+  T* get() const { return p_; }
+  T& operator[](size_t i) const { return p_[i]; }
+
+ private:
+  T* p_ = nullptr;
+  size_t bytes_;
+  bool mapped_ = false;
+};
+
+// ---- Event streams --------------------------------------------------------------------------------
+// Three streams of (time key, request ref): S at s (opens the request), B at b (prefill -> decode,
+// only when both phases have positive length in the window), E at e (closes it). The flag marks
+// an S event that opens decode directly (no prefill in the window) and an E event that closes
+// prefill (no decode in the window).
+constexpr uint32_t kFlag = 1u << 31;
+constexpr uint32_t kIndexMask = kFlag - 1;
+
+struct Buf {
+  Array<uint64_t> key;
+  Array<uint32_t> ref;
+  size_t n = 0;
+  explicit Buf(size_t cap) : key(cap), ref(cap) {}
+  void swap(Buf& o) noexcept {
+    key.swap(o.key);
+    ref.swap(o.ref);
+    std::swap(n, o.n);
+  }
+};
+
+// Events sort on unsigned keys that order like the times. When every time is an integer (ns
+// stamps are) the key is the offset from the earliest time: few significant bits, so few radix
+// passes. Otherwise it is the IEEE bit pattern made unsigned-ordered. Time(Key(t)) == t.
+struct TimeKeys {
+  bool integral = true;
+  double base = 0;
+  uint64_t Key(double t) const {
+    if (integral) return static_cast<uint64_t>(t - base);
+    const uint64_t b = Bits(t);
+    return (b >> 63) ? ~b : (b | (1ULL << 63));
+  }
+  double Time(uint64_t k) const {
+    if (integral) return base + static_cast<double>(k);
+    return FromBits((k >> 63) ? (k & ~(1ULL << 63)) : ~k);
+  }
+};
+
+// In-cache LSD radix sort of n (key, ref) pairs on key bits [lo, lo + span), 8 bits a pass,
+// through the scratch tk / tr; insertion sort for short runs.
+void SmallSort(uint64_t* k, uint32_t* r, uint64_t* tk, uint32_t* tr, size_t n, int lo, int span) {
+  if (n < 2 || span <= 0) return;
+  if (n <= 64) {
+    for (size_t i = 1; i < n; ++i) {
+      const uint64_t kk = k[i];
+      const uint32_t rr = r[i];
+      size_t j = i;
+      for (; j > 0 && k[j - 1] > kk; --j) {
+        k[j] = k[j - 1];
+        r[j] = r[j - 1];
+      }
+      k[j] = kk;
+      r[j] = rr;
+    }
+    return;
+  }
+  bool in_tmp = false;
+  for (int sh = lo; sh < lo + span; sh += 8) {
+    uint32_t count[256] = {};
+    uint64_t* sk = in_tmp ? tk : k;
+    uint32_t* sr = in_tmp ? tr : r;
+    uint64_t* dk = in_tmp ? k : tk;
+    uint32_t* dr = in_tmp ? r : tr;
+    for (size_t i = 0; i < n; ++i) ++count[(sk[i] >> sh) & 0xff];
+    if (std::find(count, count + 256, static_cast<uint32_t>(n)) != count + 256) continue;
+    uint32_t sum = 0;
+    for (uint32_t& c : count) sum += std::exchange(c, sum);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t j = count[(sk[i] >> sh) & 0xff]++;
+      dk[j] = sk[i];
+      dr[j] = sr[i];
+    }
+    in_tmp = !in_tmp;
+  }
+  if (in_tmp) {
+    std::memcpy(k, tk, n * sizeof *k);
+    std::memcpy(r, tr, n * sizeof *r);
+  }
+}
+
+// Radix sort of `a` by key (stable); `tmp` is scratch of at least the same capacity. Only the bit
+// range in which keys differ is sorted: one pass out of memory on its top (up to 12) bits into
+// buckets of a few thousand events, then each bucket is sorted in cache on the rest. Already
+// sorted input costs one read.
+void RadixSort(Buf& a, Buf& tmp) {
+  const size_t n = a.n;
+  if (n < 2) return;
+  const uint64_t* k = a.key.get();
+  uint64_t diff = 0;
+  bool sorted = true;
+  for (size_t i = 1; i < n; ++i) {
+    diff |= k[i] ^ k[0];
+    sorted &= k[i - 1] <= k[i];
+  }
+  if (sorted) return;
+  const int lo = __builtin_ctzll(diff);
+  const int hi = 64 - __builtin_clzll(diff);
+  int width = 1;
+  while (width < 12 && width < hi - lo && (n >> width) > 256) ++width;
+  const int shift = hi - width;
+  const size_t radix = size_t{1} << width;
+  std::vector<size_t> bound(radix + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++bound[((k[i] >> shift) & (radix - 1)) + 1];
+  for (size_t d = 0; d < radix; ++d) bound[d + 1] += bound[d];
+  std::vector<size_t> next(bound.begin(), bound.end() - 1);
+  const uint32_t* r = a.ref.get();
+  uint64_t* dk = tmp.key.get();
+  uint32_t* dr = tmp.ref.get();
+  for (size_t i = 0; i < n; ++i) {
+    const size_t j = next[(k[i] >> shift) & (radix - 1)]++;
+    dk[j] = k[i];
+    dr[j] = r[i];
+  }
+  for (size_t d = 0; d < radix; ++d) {
+    const size_t b = bound[d];
+    SmallSort(dk + b, dr + b, a.key.get() + b, a.ref.get() + b, bound[d + 1] - b, lo, shift - lo);
+  }
+  tmp.n = n;
+  a.swap(tmp);
+}
+
+// ---- The sweep ------------------------------------------------------------------------------------
+
+// What a request adds while it is in each phase. Rates in tokens/s.
+struct Req {
+  double prate;  // ISL / prefill duration
+  double drate;  // (OSL - 1) / decode duration: the first token belongs to prefill (TTFT), as in ITL
+  double ptok;   // tokens held in prefill: ISL
+  double dtok;   // tokens held in decode: ISL + OSL
+};
+
+// The running sums. np / nd count the requests with a non-zero rate in each phase: when one
+// reaches 0 its rate sum is reset to exactly 0, so that rounding cannot leave residues where the
+// curve is truly zero (the Active masks and the p50 = 0 of a sparse phase rely on it).
+struct State {
+  int64_t c = 0, dc = 0, pc = 0, np = 0, nd = 0;
+  double dt = 0, pt = 0, tif = 0;
+
+  void Open(const Req& q, bool into_decode) {
+    ++c;
+    if (into_decode) {
+      ++dc;
+      dt += q.drate;
+      tif += q.dtok;
+      nd += q.drate > 0;
+    } else {
+      ++pc;
+      pt += q.prate;
+      tif += q.ptok;
+      np += q.prate > 0;
+    }
+  }
+  void Advance(const Req& q) {
+    --pc;
+    pt -= q.prate;
+    np -= q.prate > 0;
+    ++dc;
+    dt += q.drate;
+    nd += q.drate > 0;
+    tif += q.dtok - q.ptok;
+  }
+  void Close(const Req& q, bool from_prefill) {
+    --c;
+    if (from_prefill) {
+      --pc;
+      pt -= q.prate;
+      tif -= q.ptok;
+      np -= q.prate > 0;
+    } else {
+      --dc;
+      dt -= q.drate;
+      tif -= q.dtok;
+      nd -= q.drate > 0;
+    }
+  }
+  void Settle() {
+    if (np == 0) pt = 0;
+    if (nd == 0) dt = 0;
+    if (c == 0) tif = 0;
+  }
+};
+
+// The state held on one segment of positive duration.
+struct Seg {
+  double dur;
+  int64_t c, dc, pc;  // concurrency: all, decode, prefill
+  double dt, pt;      // decode and prefill throughput (tokens/s)
+  double tif;         // tokens in flight
+};
+
+struct Streams {
+  const Buf& S;
+  const Buf& B;
+  const Buf& E;
+  const Req* req;
+  TimeKeys tk;
+};
+
+// Positions in the three streams.
+struct Cursor {
+  size_t s = 0, b = 0, e = 0;
+};
+
+// The first position of each stream whose key is >= k.
+Cursor LowerBound(const Streams& st, uint64_t k) {
+  auto lb = [k](const Buf& buf) {
+    return static_cast<size_t>(std::lower_bound(buf.key.get(), buf.key.get() + buf.n, k) - buf.key.get());
+  };
+  return Cursor{lb(st.S), lb(st.B), lb(st.E)};
+}
+
+// The state after the events before `to` (used to start a sweep in the middle).
+State StateAt(const Streams& st, Cursor to) {
+  State x;
+  for (size_t i = 0; i < to.s; ++i) x.Open(st.req[st.S.ref[i] & kIndexMask], st.S.ref[i] & kFlag);
+  for (size_t i = 0; i < to.b; ++i) x.Advance(st.req[st.B.ref[i]]);
+  for (size_t i = 0; i < to.e; ++i) x.Close(st.req[st.E.ref[i] & kIndexMask], st.E.ref[i] & kFlag);
+  x.Settle();
+  return x;
+}
+
+// Sweeps the events in [from, to) over the time span [t_from, t_to], starting from state x,
+// calling sink(Seg) for every segment of positive duration (idle parts included). Events at one
+// time are applied together, so their order never matters and zero-length steps do not exist.
+template <class Sink>
+void Sweep(const Streams& st, Cursor from, Cursor to, double t_from, double t_to, State x, Sink& sink) {
+  const uint64_t* sk = st.S.key.get();
+  const uint64_t* bk = st.B.key.get();
+  const uint64_t* ek = st.E.key.get();
+  const uint32_t* sr = st.S.ref.get();
+  const uint32_t* br = st.B.ref.get();
+  const uint32_t* er = st.E.ref.get();
+  const Req* req = st.req;
+  size_t is = from.s, ib = from.b, ie = from.e;
+  double prev = t_from;
+  for (;;) {
+    uint64_t k = std::numeric_limits<uint64_t>::max();
+    bool any = false;
+    if (ie < to.e) k = ek[ie], any = true;
+    if (is < to.s && (!any || sk[is] < k)) k = sk[is], any = true;
+    if (ib < to.b && (!any || bk[ib] < k)) k = bk[ib], any = true;
+    if (!any) break;
+    const double t = st.tk.Time(k);
+    if (t > prev) {
+      sink(Seg{t - prev, x.c, x.dc, x.pc, x.dt, x.pt, x.tif});
+      prev = t;
+    }
+    for (; is < to.s && sk[is] == k; ++is) {
+      if (is + kPrefetch < st.S.n) __builtin_prefetch(&req[sr[is + kPrefetch] & kIndexMask]);
+      x.Open(req[sr[is] & kIndexMask], sr[is] & kFlag);
+    }
+    for (; ib < to.b && bk[ib] == k; ++ib) {
+      if (ib + kPrefetch < st.B.n) __builtin_prefetch(&req[br[ib + kPrefetch]]);
+      x.Advance(req[br[ib]]);
+    }
+    for (; ie < to.e && ek[ie] == k; ++ie) {
+      if (ie + kPrefetch < st.E.n) __builtin_prefetch(&req[er[ie + kPrefetch] & kIndexMask]);
+      x.Close(req[er[ie] & kIndexMask], er[ie] & kFlag);
+    }
+    x.Settle();
+  }
+  if (t_to > prev) sink(Seg{t_to - prev, x.c, x.dc, x.pc, x.dt, x.pt, x.tif});
+}
+
+// ---- Duration-weighted histograms ---------------------------------------------------------------
+// Real values go to log-linear buckets read straight off the IEEE bits: 2^12 buckets per power of
+// two (relative width 2^-12), allocated in blocks of 256 as values appear, plus one bucket for
+// exactly 0 and one each for values below 2^kExpMin or from 2^(kExpMax+1) up. A bucket keeps its
+// duration and the smallest value it saw; a percentile is the smallest value of the bucket where
+// the cumulative duration reaches it: exact when that bucket holds one value (as it does with a
+// few requests), and otherwise below the exact one by less than 2^-12 of it (0.025 %, four times
+// finer than the 0.1 % of the run's HDR histograms). Finer buckets were measured: at 2^16 a run's
+// histograms no longer fit in cache and the sweep got several times slower.
+struct Cell {
+  double dur = 0;
+  double lo = kInf;
+  void Add(double v, double d) {
+    dur += d;
+    lo = std::min(lo, v);
+  }
+  void Merge(const Cell& o) {
+    dur += o.dur;
+    lo = std::min(lo, o.lo);
+  }
+};
+
+class SparseHist {
+ public:
+  static constexpr int kExpMin = -30;
+  static constexpr int kExpMax = 70;
+  static constexpr int kTopBits = 4;    // blocks per power of two: 2^4
+  static constexpr int kBlockBits = 8;  // buckets per block: 2^8
+  static constexpr size_t kBlock = size_t{1} << kBlockBits;
+  static constexpr size_t kTop = static_cast<size_t>(kExpMax - kExpMin + 1) << kTopBits;
+
+  SparseHist() : top_(kTop, nullptr) {}
+
+  void Add(double v, double d) {
+    if (!(v > 0)) {
+      zero_ += d;
+      return;
+    }
+    const uint64_t b = Bits(v);
+    const int e = static_cast<int>(b >> 52) - 1023;
+    if (e < kExpMin) return under_.Add(v, d);
+    if (e > kExpMax) return over_.Add(v, d);
+    const size_t t = (static_cast<size_t>(e - kExpMin) << kTopBits) | ((b >> (52 - kTopBits)) & ((1u << kTopBits) - 1));
+    At(t)[(b >> (52 - kTopBits - kBlockBits)) & (kBlock - 1)].Add(v, d);
+  }
+
+  void Merge(const SparseHist& o) {
+    zero_ += o.zero_;
+    under_.Merge(o.under_);
+    over_.Merge(o.over_);
+    for (size_t t = 0; t < kTop; ++t) {
+      if (o.top_[t] == nullptr) continue;
+      Cell* mine = At(t);
+      for (size_t i = 0; i < kBlock; ++i) mine[i].Merge(o.top_[t][i]);
+    }
+  }
+
+  double zero() const { return zero_; }
+
+  // Visits the non-empty buckets in value order as (smallest value, duration); the zero bucket's
+  // duration is `zero` (an Active view replaces it).
+  template <class Fn>
+  void ForEach(double zero, Fn&& fn) const {
+    if (zero > 0) fn(0.0, zero);
+    if (under_.dur > 0) fn(under_.lo, under_.dur);
+    for (const Cell* block : top_) {
+      if (block == nullptr) continue;
+      for (size_t i = 0; i < kBlock; ++i) {
+        if (block[i].dur > 0) fn(block[i].lo, block[i].dur);
+      }
+    }
+    if (over_.dur > 0) fn(over_.lo, over_.dur);
+  }
+
+ private:
+  Cell* At(size_t t) {
+    if (top_[t] == nullptr) {
+      blocks_.emplace_back(new Cell[kBlock]);
+      top_[t] = blocks_.back().get();
+    }
+    return top_[t];
+  }
+
+  std::vector<Cell*> top_;  // block of each top-level bucket, or null
+  std::vector<std::unique_ptr<Cell[]>> blocks_;
+  double zero_ = 0;
+  Cell under_, over_;
+};
+
+// ---- Rows and views -------------------------------------------------------------------------------
+// Rows 0-2 (concurrencies) are integers; rows 3-8 are reals. A view is a row, optionally restricted
+// to a mask. On a masked-out segment every Active row's value is exactly 0 (see State), so an
+// Active view is its row's histogram with the zero bucket replaced by the zero time inside the mask.
+constexpr int kIntRows = 3;
+constexpr int kRealRows = 6;
+constexpr int kRows = kIntRows + kRealRows;
+enum Mask : int { kNoMask = -1, kDecodeMask = 0, kPrefillMask = 1, kTotalMask = 2 };
+struct View {
+  int row;
+  int mask;
+};
+constexpr View kViews[kSweepRows] = {
+    {kRowConcurrency, kNoMask},
+    {kRowDecodeConcurrency, kNoMask},
+    {kRowPrefillConcurrency, kNoMask},
+    {kRowDecodeThroughput, kNoMask},
+    {kRowPrefillThroughput, kNoMask},
+    {kRowTotalThroughput, kNoMask},
+    {kRowDecodeThroughputPerUser, kNoMask},
+    {kRowPrefillThroughputPerUser, kNoMask},
+    {kRowTokensInFlight, kNoMask},
+    {kRowDecodeThroughput, kDecodeMask},
+    {kRowPrefillThroughput, kPrefillMask},
+    {kRowTotalThroughput, kTotalMask},
+    {kRowDecodeThroughputPerUser, kDecodeMask},
+    {kRowPrefillThroughputPerUser, kPrefillMask},
+};
+constexpr int kFirstActive = kRowActiveDecodeThroughput;
+constexpr int kActiveViews = kSweepRows - kFirstActive;
+constexpr double kQuantiles[4] = {0.50, 0.90, 0.95, 0.99};
+constexpr int kStatOfQuantile[4] = {kStatP50, kStatP90, kStatP95, kStatP99};
+
+// Per-thread accumulation over segments: integrals, maxima, mask times, histograms.
+struct Accum {
+  std::vector<double> conc[kIntRows];  // duration by integer value
+  SparseHist hist[kRealRows];
+  double sum[kRows] = {};
+  double max[kRows] = {};
+  double mask_dur[3] = {};                // decode / prefill / any request in flight
+  double active_zero[kActiveViews] = {};  // time inside the view's mask with value 0
+  size_t segments = 0;
+
+  void operator()(const Seg& s) {
+    ++segments;
+    const double d = s.dur;
+    const int64_t ints[kIntRows] = {s.c, s.dc, s.pc};
+    for (int r = 0; r < kIntRows; ++r) {
+      std::vector<double>& h = conc[r];
+      const size_t k = static_cast<size_t>(ints[r]);
+      if (k >= h.size()) h.resize(std::max<size_t>(k + 1, 2 * h.size()), 0.0);
+      h[k] += d;
+      const double v = static_cast<double>(k);
+      sum[r] += v * d;
+      max[r] = std::max(max[r], v);
+    }
+    const double v[kRealRows] = {
+        s.dt,
+        s.pt,
+        s.dt + s.pt,
+        s.dc > 0 ? s.dt / static_cast<double>(s.dc) : 0.0,
+        s.pc > 0 ? s.pt / static_cast<double>(s.pc) : 0.0,
+        s.tif,
+    };
+    for (int r = 0; r < kRealRows; ++r) {
+      hist[r].Add(v[r], d);
+      sum[kIntRows + r] += v[r] * d;
+      max[kIntRows + r] = std::max(max[kIntRows + r], v[r]);
+    }
+    const bool on[3] = {s.dc > 0, s.pc > 0, s.c > 0};
+    for (int m = 0; m < 3; ++m) mask_dur[m] += on[m] ? d : 0.0;
+    for (int a = 0; a < kActiveViews; ++a) {
+      const View& view = kViews[kFirstActive + a];
+      active_zero[a] += on[view.mask] && v[view.row - kIntRows] == 0 ? d : 0.0;
+    }
+  }
+
+  void Merge(const Accum& o) {
+    for (int r = 0; r < kIntRows; ++r) {
+      if (o.conc[r].size() > conc[r].size()) conc[r].resize(o.conc[r].size(), 0.0);
+      for (size_t i = 0; i < o.conc[r].size(); ++i) conc[r][i] += o.conc[r][i];
+    }
+    for (int r = 0; r < kRealRows; ++r) hist[r].Merge(o.hist[r]);
+    for (int r = 0; r < kRows; ++r) {
+      sum[r] += o.sum[r];
+      max[r] = std::max(max[r], o.max[r]);
+    }
+    for (int m = 0; m < 3; ++m) mask_dur[m] += o.mask_dur[m];
+    for (int a = 0; a < kActiveViews; ++a) active_zero[a] += o.active_zero[a];
+    segments += o.segments;
+  }
+};
+
+// Percentiles over (value, duration) pairs visited in value order: the smallest value v with
+// (time at or below v) >= q * (total time), as AIPerf reads them off the cumulative duration
+// fraction. `visit(fn)` calls fn(value, duration) in ascending value order.
+template <class Visit>
+void Percentiles(Visit&& visit, double* o) {
+  double total = 0;
+  visit([&](double, double d) { total += d; });
+  double cum = 0;
+  int q = 0;
+  double last = kNaN;
+  visit([&](double v, double d) {
+    cum += d;
+    last = v;
+    for (; q < 4 && cum >= kQuantiles[q] * total; ++q) o[kStatOfQuantile[q]] = v;
+  });
+  for (; q < 4; ++q) o[kStatOfQuantile[q]] = last;  // rounding shortfall: the top value
+}
+
+// Runs `fn(i)` for i in [0, k) on up to two threads; rethrows the first failure.
+template <class Fn>
+void Parallel(int k, bool two, Fn&& fn) {
+  if (!two || k < 2) {
+    for (int i = 0; i < k; ++i) fn(i);
+    return;
+  }
+  std::exception_ptr failure;
+  std::thread helper([&] {
+    try {
+      for (int i = 1; i < k; i += 2) fn(i);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    for (int i = 0; i < k; i += 2) fn(i);
+  } catch (...) {
+    helper.join();
+    throw;
+  }
+  helper.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* error) {
+  const double w0 = cols.window_start;
+  const double w1 = cols.window_end;
+  if (!std::isfinite(w0) || !std::isfinite(w1) || w1 < w0) {
+    *error = "the window must be finite, with windowEnd >= windowStart";
+    return false;
+  }
+  const size_t n = cols.n;
+  if (n >= kFlag) {
+    *error = "too many requests (at most 2^31 - 1)";
+    return false;
+  }
+
+  // Clip every request to the window, work out its rates and write its events (times as raw
+  // double bits for now: whether they can be integer keys is known only at the end).
+  Array<Req> req(n);
+  Buf S(n), B(n), E(n);
+  size_t m = 0;
+  bool integral = true;
+  double tmin = kInf;
+  auto bad = [&](size_t i, const char* what) {
+    *error = "request " + std::to_string(i) + ": " + what;
+    return false;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const double s0 = cols.start[i], g0 = cols.generation_start[i], e0 = cols.end[i];
+    const double isl = cols.isl[i], osl = cols.osl[i];
+    if (!std::isfinite(s0) || !std::isfinite(e0)) return bad(i, "start and end must be finite");
+    if (e0 < s0) return bad(i, "end is before start");
+    const bool has_gen = !std::isnan(g0);
+    if (has_gen && !(g0 >= s0 && g0 <= e0)) return bad(i, "generationStart must be NaN or within [start, end]");
+    if (!std::isnan(isl) && !(isl >= 0 && isl < kInf)) return bad(i, "isl must be NaN or finite and >= 0");
+    if (!std::isnan(osl) && !(osl >= 0 && osl < kInf)) return bad(i, "osl must be NaN or finite and >= 0");
+    // "+ 0.0" turns -0 into +0, so that equal times get equal keys.
+    const double s = std::max(s0, w0) + 0.0;
+    const double e = std::min(e0, w1) + 0.0;
+    if (!(s < e)) continue;  // outside the window, or of zero length: contributes nothing
+    const double b = (has_gen ? std::min(std::max(g0, s), e) : e) + 0.0;
+    // Rates use the request's whole phases, not their clipped parts: a rate is a property of the
+    // request, and clipping only limits where it is counted.
+    const double pdur = (has_gen ? g0 : e0) - s0;
+    const double ddur = has_gen ? e0 - g0 : 0;
+    Req& q = req[m];
+    q.prate = pdur > 0 && !std::isnan(isl) ? isl * kNsPerS / pdur : 0;
+    q.drate = ddur > 0 && !std::isnan(osl) ? std::max(osl - 1, 0.0) * kNsPerS / ddur : 0;
+    q.ptok = std::isnan(isl) ? 0 : isl;
+    q.dtok = q.ptok + (std::isnan(osl) ? 0 : osl);
+    const uint32_t idx = static_cast<uint32_t>(m);
+    S.key[m] = Bits(s);
+    S.ref[m] = idx | (b > s ? 0 : kFlag);
+    E.key[m] = Bits(e);
+    E.ref[m] = idx | (b < e ? 0 : kFlag);
+    if (s < b && b < e) {
+      B.key[B.n] = Bits(b);
+      B.ref[B.n] = idx;
+      ++B.n;
+    }
+    integral &= s == std::floor(s) && b == std::floor(b) && e == std::floor(e) && std::fabs(s) < kExactInt &&
+                std::fabs(e) < kExactInt;
+    tmin = std::min(tmin, s);
+    ++m;
+  }
+  S.n = E.n = m;
+  TimeKeys tk;
+  tk.integral = integral;
+  tk.base = integral && m > 0 ? tmin : 0;
+  for (Buf* buf : {&S, &B, &E}) {
+    uint64_t* k = buf->key.get();
+    for (size_t i = 0; i < buf->n; ++i) k[i] = tk.Key(FromBits(k[i]));
+  }
+
+  // Sort the streams, two at a time when there is a second core.
+  const bool two = threads >= 2 && m >= kParallelMin;
+  {
+    Buf tmp0(m), tmp1(two ? m : 0);
+    Buf* streams[3] = {&E, &S, &B};
+    Buf* scratch[2] = {&tmp0, &tmp1};  // one per thread
+    Parallel(3, two, [&](int i) { RadixSort(*streams[i], *scratch[two ? i % 2 : 0]); });
+  }
+
+  // Sweep. With two threads the events are split at the median end time; the second half starts
+  // from the state the first half ends in, and the two accumulations are merged.
+  const Streams st{S, B, E, req.get(), tk};
+  Accum acc[2];
+  const Cursor end{S.n, B.n, E.n};
+  if (two) {
+    const uint64_t split_key = E.key[E.n / 2];
+    const Cursor mid = LowerBound(st, split_key);
+    const double t_mid = tk.Time(split_key);
+    Parallel(2, true, [&](int i) {
+      if (i == 0) {
+        Sweep(st, Cursor{}, mid, w0, t_mid, State{}, acc[0]);
+      } else {
+        Sweep(st, mid, end, t_mid, w1, StateAt(st, mid), acc[1]);
+      }
+    });
+    acc[0].Merge(acc[1]);
+  } else {
+    Sweep(st, Cursor{}, end, w0, w1, State{}, acc[0]);
+  }
+  const Accum& a = acc[0];
+
+  const double window = w1 - w0;
+  std::fill(out, out + kSweepOutputLength, kNaN);
+  out[kHeadRequests] = static_cast<double>(m);
+  out[kHeadSegments] = static_cast<double>(a.segments);
+  out[kHeadWindow] = window;
+  for (int view = 0; view < kSweepRows; ++view) {
+    const View& vw = kViews[view];
+    const double weight = vw.mask == kNoMask ? window : a.mask_dur[vw.mask];
+    double* o = out + kSweepHeadLen + static_cast<size_t>(view) * kSweepStats;
+    o[kStatWeight] = weight;
+    if (!(weight > 0) || a.segments == 0) continue;
+    o[kStatAvg] = a.sum[vw.row] / weight;
+    // Values are >= 0 and 0 outside the mask, so the maximum inside the mask is the overall one.
+    o[kStatMax] = a.max[vw.row];
+    if (vw.row < kIntRows) {
+      const std::vector<double>& h = a.conc[vw.row];
+      Percentiles(
+          [&](auto&& fn) {
+            for (size_t i = 0; i < h.size(); ++i) {
+              if (h[i] > 0) fn(static_cast<double>(i), h[i]);
+            }
+          },
+          o);
+    } else {
+      const SparseHist& h = a.hist[vw.row - kIntRows];
+      const double zero = vw.mask == kNoMask ? h.zero() : a.active_zero[view - kFirstActive];
+      Percentiles([&](auto&& fn) { h.ForEach(zero, fn); }, o);
+    }
+  }
+  return true;
+}
+
+}  // namespace servebench
+
+#ifndef SERVEBENCH_SWEEP_CORE_ONLY
+#include <napi.h>
+
+namespace servebench {
+
+namespace {
+
+[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
+  Napi::TypeError err = Napi::TypeError::New(env, message);
+  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
+  throw err;
+}
+
+const char* const kColumnNames[5] = {"start", "generationStart", "end", "isl", "osl"};
+
+Napi::Value SweepLine(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  // Guards only: the TS wrapper (src/metrics/sweep.ts) validates properly.
+  if (info.Length() != 7) {
+    ThrowType(env, "sweepLine(start, generationStart, end, isl, osl, windowStart, windowEnd): expected 7 arguments");
+  }
+  const double* data[5];
+  size_t n = 0;
+  for (int i = 0; i < 5; ++i) {
+    if (!info[i].IsTypedArray() || info[i].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+      ThrowType(env, std::string("sweepLine: ") + kColumnNames[i] + " must be a Float64Array");
+    }
+    Napi::Float64Array col = info[i].As<Napi::Float64Array>();
+    if (i == 0) n = col.ElementLength();
+    if (col.ElementLength() != n) ThrowType(env, "sweepLine: the five columns must have the same length");
+    data[i] = col.Data();
+    if (n > 0 && data[i] == nullptr) ThrowType(env, std::string("sweepLine: ") + kColumnNames[i] + " is detached");
+  }
+  if (!info[5].IsNumber() || !info[6].IsNumber()) {
+    ThrowType(env, "sweepLine: windowStart and windowEnd must be numbers");
+  }
+  SweepColumns cols{data[0], data[1], data[2], data[3], data[4], n, info[5].As<Napi::Number>().DoubleValue(),
+                    info[6].As<Napi::Number>().DoubleValue()};
+  Napi::Float64Array out = Napi::Float64Array::New(env, kSweepOutputLength);
+  std::string error;
+  bool ok = false;
+  try {
+    // Synchronous: one call at the end of a run, over columns the caller owns.
+    ok = RunSweep(cols, out.Data(), std::thread::hardware_concurrency() >= 2 ? 2 : 1, &error);
+  } catch (const std::bad_alloc&) {
+    Napi::Error err = Napi::Error::New(env, "sweepLine: out of memory for " + std::to_string(n) + " requests");
+    err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP_MEMORY"));
+    throw err;
+  }
+  if (!ok) ThrowType(env, "sweepLine: " + error);
+  return out;
+}
+
+}  // namespace
+
+void RegisterSweep(Napi::Env env, Napi::Object exports) {
+  exports.Set("sweepLine", Napi::Function::New(env, SweepLine, "sweepLine"));
+}
+
+}  // namespace servebench
+#endif  // SERVEBENCH_SWEEP_CORE_ONLY

@@ -1,0 +1,186 @@
+// Harness self-measurement: how much the client itself lagged while it measured a server.
+// Collected in every run and exported as `harness` in profile_export.json:
+//   - event-loop delay (perf_hooks.monitorEventLoopDelay) and event-loop utilisation: how late and how
+//     busy the JS thread was. With undici every chunk is stamped on that thread, so its delay is
+//     stamp error; the native engine stamps on its own I/O threads and is not affected;
+//   - send-schedule lag: start_ns − targeted_start_ns (rate and replay modes): requests sent late
+//     lower the load the server actually saw;
+//   - dispatch delay: start_ns − credit_issued_ns, from the scheduler's decision to the transport
+//     taking the request up;
+//   - CPU: user + system seconds of the whole process (every thread) over the run's wall time.
+import os from 'node:os';
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import type { RawRecord } from '../records/types.js';
+
+/** Above any of these the run warns that the harness, not the server, may shape the numbers. */
+export interface HarnessThresholds {
+  /** Event-loop delay p99, ms: stamp error for transports that stamp on the JS thread. */
+  event_loop_delay_p99_ms: number;
+  /** Send-schedule lag p99, ms. */
+  send_schedule_lag_p99_ms: number;
+  /** Dispatch delay p99, ms. */
+  dispatch_delay_p99_ms: number;
+  /** Share of the time the JS thread was busy (0..1). */
+  event_loop_utilization: number;
+}
+
+export const DEFAULT_HARNESS_THRESHOLDS: Readonly<HarnessThresholds> = Object.freeze({
+  event_loop_delay_p99_ms: 5,
+  send_schedule_lag_p99_ms: 10,
+  dispatch_delay_p99_ms: 10,
+  event_loop_utilization: 0.9,
+});
+
+export interface DelayStats {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface HarnessReport {
+  transport: string;
+  /** Where chunks were stamped: the JS thread (undici) or the engine's I/O threads (native). */
+  stamps_taken_on: 'js_thread' | 'io_thread';
+  /** How late the JS event loop ran, beyond the sampling interval (ms). */
+  event_loop_delay_ms: { p50: number; p99: number; max: number; mean: number; samples: number };
+  /** Share of the wall time the JS thread was busy (0..1). */
+  event_loop_utilization: number;
+  /** start − targeted start (ms), for requests that had a target; null in closed loop. */
+  send_schedule_lag_ms: DelayStats | null;
+  /** start − credit issued (ms). */
+  dispatch_delay_ms: DelayStats | null;
+  cpu: {
+    user_s: number;
+    system_s: number;
+    wall_s: number;
+    /** (user + system) / wall: 1 = one core fully used (the process has several threads). */
+    share_of_one_core: number;
+    /** The same over every core of the machine (0..1). */
+    share_of_machine: number;
+    cores: number;
+  };
+  thresholds: HarnessThresholds;
+  warnings: string[];
+}
+
+/** A growable column of numbers. */
+class Column {
+  private buf = new Float64Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const next = new Float64Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = v;
+  }
+  stats(): DelayStats | null {
+    if (this.length === 0) return null;
+    const s = this.buf.slice(0, this.length).sort();
+    const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+    return { count: s.length, p50: at(50), p90: at(90), p99: at(99), max: s[s.length - 1] };
+  }
+}
+
+/** Sampling interval of the event-loop delay histogram (ms); its delays are reported beyond it. */
+const RESOLUTION_MS = 5;
+
+export class HarnessMonitor {
+  private histogram: IntervalHistogram | null = null;
+  private elu0: EventLoopUtilization | null = null;
+  private cpu0: NodeJS.CpuUsage | null = null;
+  private t0 = 0n;
+  private readonly lag = new Column();
+  private readonly dispatch = new Column();
+
+  constructor(
+    private readonly transport: string,
+    private readonly thresholds: HarnessThresholds = DEFAULT_HARNESS_THRESHOLDS,
+  ) {}
+
+  start(): this {
+    this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    this.histogram.enable();
+    this.elu0 = performance.eventLoopUtilization();
+    this.cpu0 = process.cpuUsage();
+    this.t0 = process.hrtime.bigint();
+    return this;
+  }
+
+  /** One finished request's stamps. */
+  observe(raw: RawRecord): void {
+    const c = raw.credit;
+    this.dispatch.push(Number(raw.start_ns - c.credit_issued_ns) / 1e6);
+    if (c.targeted_start_ns !== null) this.lag.push(Number(raw.start_ns - c.targeted_start_ns) / 1e6);
+  }
+
+  finish(): HarnessReport {
+    const wallNs = Number(process.hrtime.bigint() - this.t0);
+    const h = this.histogram;
+    h?.disable();
+    const beyond = (ns: number) => (Number.isFinite(ns) ? Math.max(0, ns / 1e6 - RESOLUTION_MS) : 0);
+    const samples = h?.count ?? 0;
+    const loop = {
+      p50: samples ? beyond(h!.percentile(50)) : 0,
+      p99: samples ? beyond(h!.percentile(99)) : 0,
+      max: samples ? beyond(h!.max) : 0,
+      mean: samples ? beyond(h!.mean) : 0,
+      samples,
+    };
+    const cpu = process.cpuUsage(this.cpu0 ?? undefined);
+    const wall_s = wallNs / 1e9;
+    const cores = os.availableParallelism?.() ?? os.cpus().length;
+    const busy = (cpu.user + cpu.system) / 1e6;
+    const report: HarnessReport = {
+      transport: this.transport,
+      stamps_taken_on: this.transport === 'native' ? 'io_thread' : 'js_thread',
+      event_loop_delay_ms: loop,
+      event_loop_utilization: this.elu0 ? performance.eventLoopUtilization(this.elu0).utilization : 0,
+      send_schedule_lag_ms: this.lag.stats(),
+      dispatch_delay_ms: this.dispatch.stats(),
+      cpu: {
+        user_s: cpu.user / 1e6,
+        system_s: cpu.system / 1e6,
+        wall_s,
+        share_of_one_core: wall_s > 0 ? busy / wall_s : 0,
+        share_of_machine: wall_s > 0 ? busy / wall_s / cores : 0,
+        cores,
+      },
+      thresholds: { ...this.thresholds },
+      warnings: [],
+    };
+    report.warnings = harnessWarnings(report);
+    return report;
+  }
+}
+
+const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
+
+/** One line per threshold crossed, saying what it means for this run's numbers. */
+export function harnessWarnings(r: HarnessReport): string[] {
+  const t = r.thresholds;
+  const out: string[] = [];
+  const loop = r.event_loop_delay_ms;
+  if (loop.p99 > t.event_loop_delay_p99_ms) {
+    out.push(
+      r.stamps_taken_on === 'js_thread'
+        ? `harness: the JS event loop ran late (p99 ${ms(loop.p99)}, max ${ms(loop.max)}); the ${r.transport} transport stamps chunks on that thread, so TTFT and ITL may be inflated by up to that much (try --transport native)`
+        : `harness: the JS event loop ran late (p99 ${ms(loop.p99)}, max ${ms(loop.max)}); chunk stamps are taken on the engine's I/O threads and are not affected, but sends and record processing were delayed`,
+    );
+  }
+  if (r.event_loop_utilization > t.event_loop_utilization) {
+    out.push(`harness: the JS thread was busy ${(r.event_loop_utilization * 100).toFixed(0)}% of the run; the client may be the bottleneck`);
+  }
+  const lag = r.send_schedule_lag_ms;
+  if (lag && lag.p99 > t.send_schedule_lag_p99_ms) {
+    out.push(`harness: requests went out behind their schedule (lag p99 ${ms(lag.p99)}, max ${ms(lag.max)}); the server saw less load than asked`);
+  }
+  const d = r.dispatch_delay_ms;
+  if (d && d.p99 > t.dispatch_delay_p99_ms) {
+    out.push(`harness: requests waited between their credit and the transport (dispatch delay p99 ${ms(d.p99)}, max ${ms(d.max)})`);
+  }
+  return out;
+}
