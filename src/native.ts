@@ -204,6 +204,21 @@ export interface NativeAddon {
    * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
    */
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+  /**
+   * The time-weighted (Effective / Active) metrics of a run, in one call over per-request columns
+   * (see src/metrics/sweep.ts, the validating wrapper, and native/sweep.h for the result layout).
+   * Bad arguments, or a request that breaks start <= generationStart <= end, throw a TypeError
+   * with code SB_NATIVE_BAD_ARG.
+   */
+  sweepLine(
+    start: Float64Array,
+    generationStart: Float64Array,
+    end: Float64Array,
+    isl: Float64Array,
+    osl: Float64Array,
+    windowStart: number,
+    windowEnd: number,
+  ): Float64Array;
   /** HDR histograms (native/hdr.h); bad arguments throw a TypeError with code SB_NATIVE_BAD_ARG. */
   Histogram: NativeHistogramClass;
   /**

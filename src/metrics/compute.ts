@@ -9,6 +9,7 @@ import { RecordValueLists, forEachRecordValue } from './record-values.js';
 import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
+import { summarizeTimeWeighted } from './timeweighted.js';
 
 /**
  * The per-record metrics of one record, in dependency order. A metric is skipped ("no value") when
@@ -76,6 +77,8 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
     const stats = typeof v === 'bigint' ? { avg: Number(v), exact: v } : { avg: v };
     results.set(def.tag, { ...describe(def), kind: 'single', stats });
   }
+  // Effective / Active: one native sweep over the records' timestamps (src/metrics/timeweighted.ts).
+  for (const m of summarizeTimeWeighted(profiling, registry.timeWeightedMetrics())) results.set(m.tag, m);
 
   const metrics: MetricResult[] = [];
   for (const def of registry.declarationOrder()) {

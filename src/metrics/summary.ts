@@ -31,7 +31,25 @@ export interface SingleResult extends MetricResultBase {
   stats: SingleStats;
 }
 
-export type MetricResult = DistributionResult | SingleResult;
+/**
+ * A run-level value of a step function over the run window (Effective / Active metrics): its
+ * time-weighted average and duration-weighted percentiles ("p99: 99 % of the time at or below").
+ */
+export interface TimeWeightedStats {
+  avg: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface TimeWeightedResult extends MetricResultBase {
+  kind: 'time_weighted';
+  stats: TimeWeightedStats;
+}
+
+export type MetricResult = DistributionResult | SingleResult | TimeWeightedResult;
 
 /** Request outcomes over the profiling phase; issued = succeeded + errored + cancelled. */
 export interface RequestCounts {

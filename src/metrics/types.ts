@@ -2,6 +2,7 @@
 import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue } from '../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
+import type { SweepRow } from './sweep.js';
 
 export type BaseUnit = 'ns' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | 'percent' | 'ratio' | 'W' | 'J' | 'J/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
 export type DisplayUnit = 'ms' | 's' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | '%' | 'ratio' | 'ns' | 'W' | 'J' | 'mJ/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
@@ -73,4 +74,14 @@ export interface RunMetricDef extends MetricBase {
   compute(run: RunMetricInput, values: ReadonlyMap<string, RunValue>): RunValue | undefined;
 }
 
-export type MetricDef = RecordMetricDef | RunMetricDef;
+/**
+ * Computed once per run by the native sweep over the records' timestamps (src/metrics/timeweighted.ts);
+ * yields time-weighted stats. `requires` names record metrics that some successful record must have.
+ */
+export interface TimeWeightedMetricDef extends MetricBase {
+  kind: 'time_weighted';
+  /** The step function it reports. */
+  row: SweepRow;
+}
+
+export type MetricDef = RecordMetricDef | RunMetricDef | TimeWeightedMetricDef;
