@@ -34,6 +34,8 @@ interface Queued {
   targetNs: bigint;
 }
 
+/** The message of a request cancelled through its own signal (as the undici transport words it). */
+const CANCELLED_ON_PURPOSE = 'cancelled on purpose (--request-cancellation-rate)';
 /** The oldest send waits at most this long for the rest of its batch. */
 const FLUSH_AFTER_NS = 50_000n;
 /** Headers the transport writes itself. */
@@ -71,7 +73,7 @@ export class NativeTransport implements Transport {
     );
   }
 
-  send(credit: Credit, req: PreparedRequest): Promise<RawRecord> {
+  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       if (this.closed) {
         const now = process.hrtime.bigint();
@@ -88,7 +90,22 @@ export class NativeTransport implements Transport {
       }
       const id = this.nextId;
       this.nextId = this.nextId === 0xffffffff ? 1 : this.nextId + 1;
-      this.pending.set(id, { credit, req, resolve, cancelReason: null });
+      const pending: Pending = { credit, req, resolve, cancelReason: null };
+      this.pending.set(id, pending);
+      if (signal) {
+        const onAbort = () => this.cancelOne(id, CANCELLED_ON_PURPOSE);
+        if (signal.aborted) {
+          this.pending.delete(id);
+          const now = process.hrtime.bigint();
+          resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: CANCELLED_ON_PURPOSE, http_status: null }));
+          return;
+        }
+        signal.addEventListener('abort', onAbort, { once: true });
+        pending.resolve = (r) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        };
+      }
       const now = process.hrtime.bigint();
       // A turn that processes many records before the batch goes out would hold the first sends
       // back: past FLUSH_AFTER_NS the queue goes now.
@@ -218,6 +235,22 @@ export class NativeTransport implements Transport {
       record.event_type = types;
     }
     return record;
+  }
+
+  /** Ends one request as cancelled: dropped if not yet handed to the engine, else cancelled there. */
+  private cancelOne(id: number, reason: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    p.cancelReason ??= reason;
+    const i = this.queue.findIndex((q) => q.id === id);
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      this.pending.delete(id);
+      const now = process.hrtime.bigint();
+      p.resolve(this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason, http_status: null }));
+      return;
+    }
+    this.engine.cancel(Uint32Array.of(id));
   }
 
   cancelAll(reason: string): void {

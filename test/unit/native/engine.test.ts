@@ -176,6 +176,25 @@ describe('native engine: malformed or failing servers give an error record, and 
     for (const r of rs) expect(r).toMatchObject({ status: 'cancelled', http_status: 200, error: { type: 'cancelled', message: 'stop now' } });
   });
 
+  it('cancels one request through its own signal, and drops one aborted before it was sent', async () => {
+    const { transport: t, server: s } = await setup((sock, req) => (req.index === 0 ? sock.write(`${head}\r\n`) : sock.write(GOOD)));
+    const ac = new AbortController();
+    const p = t.send(credit(), request(), ac.signal);
+    const other = t.send(credit(), request());
+    await sleep(40);
+    ac.abort();
+    expect(await p).toMatchObject({ status: 'cancelled', error: { type: 'cancelled', message: 'cancelled on purpose (--request-cancellation-rate)' } });
+    expect((await other).status).toBe('ok');
+    const early = new AbortController();
+    const q = t.send(credit(), request(), early.signal);
+    early.abort();
+    expect((await q).status).toBe('cancelled');
+    const pre = new AbortController();
+    pre.abort();
+    expect((await t.send(credit(), request(), pre.signal)).status).toBe('cancelled');
+    expect(s.requests()).toHaveLength(2);
+  });
+
   it('gives a connection error when nothing listens', async () => {
     const { server: s } = await setup(() => {});
     const port = s.port;
