@@ -25,6 +25,8 @@ interface MockArgs {
   'fail-every': number;
   'fail-rate': number;
   'fail-mode': string;
+  'spec-decode-draft-len': number;
+  'spec-decode-acceptance': number;
   'record-requests'?: string;
   'exit-with-stdin': boolean;
 }
@@ -45,6 +47,12 @@ Fault injection (generation requests only, counted from 1 in arrival order):
   sse-error  after the first chunk, an event data: {"error": {..., "type": "server_error"}},
              then [DONE] (non-streaming: a 200 body with that error object)
   hang       never answers (until the client gives up or the server stops)
+
+Speculative decoding (--spec-decode-draft-len K, --spec-decode-acceptance P): each verify step proposes
+K drafts, accepted in order with probability P each until the first rejection, and emits the accepted
+ones plus a bonus token. Expected draft acceptance rate (1/K)·Σ P^i (i = 1..K); acceptance length
+1 + Σ P^i. Each chunk carries "spec_decode": {"draft_tokens": [...], "accepted_tokens": [...]} for the
+steps it completes (a non-streaming body carries them all).
 
 Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT".`;
 
@@ -86,6 +94,18 @@ export const mockCommand: CommandModule<object, MockArgs> = {
         'fail-rate': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
         // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
         'fail-mode': { type: 'string', coerce: last, default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
+        'spec-decode-draft-len': {
+          type: 'number',
+          coerce: last,
+          default: MOCK_DEFAULTS.specDecodeDraftLen,
+          describe: 'simulate speculative decoding: K drafts per verify step, reported in a "spec_decode" field (0: off)',
+        },
+        'spec-decode-acceptance': {
+          type: 'number',
+          coerce: last,
+          default: MOCK_DEFAULTS.specDecodeAcceptance,
+          describe: 'per-draft acceptance probability; drafts are checked in order until the first rejection',
+        },
         'record-requests': { type: 'string', coerce: last, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
@@ -106,6 +126,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       failEvery: argv['fail-every'],
       failRate: argv['fail-rate'],
       failMode: argv['fail-mode'] as FailMode,
+      specDecodeDraftLen: argv['spec-decode-draft-len'],
+      specDecodeAcceptance: argv['spec-decode-acceptance'],
       recordRequests: argv['record-requests'] ?? null,
     });
     const server = await startMockServer(opts);

@@ -10,6 +10,7 @@ const G_OUT = 'Output:';
 const G_GPU = 'GPU telemetry:';
 const G_MOCK = 'Built-in mock (no --url):';
 const G_DATASET = 'Datasets (see README, Datasets):';
+const G_METRICS = 'Metrics:';
 
 export const profileOptions: Record<string, Options> = {
   url: { type: 'string', alias: 'u', group: G_ENDPOINT, describe: 'server base URL; without it the built-in mock is started' },
@@ -45,6 +46,48 @@ export const profileOptions: Record<string, Options> = {
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },
   'export-level': { type: 'string', choices: ['summary', 'records', 'raw'], group: G_OUT, describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads' },
   ui: { type: 'string', choices: ['auto', 'none'], group: G_OUT, describe: 'live progress line on a terminal (auto) or none' },
+  'per-chunk-usage': {
+    type: 'boolean',
+    group: G_METRICS,
+    describe: 'ask for cumulative usage on every chunk (stream_options.continuous_usage_stats) and use it for the ITL divisor; needs --use-server-token-count, chat, streaming',
+  },
+  'usage-discrepancy-threshold': {
+    type: 'number',
+    group: G_METRICS,
+    describe: `a request whose usage counts differ from the client's by more than this % counts as a discrepancy (default ${DEFAULTS.usage_discrepancy_threshold_pct})`,
+  },
+  'osl-mismatch-pct-threshold': {
+    type: 'number',
+    group: G_METRICS,
+    describe: `OSL mismatch when |output − requested| exceeds this % of the requested length … (default ${DEFAULTS.osl_mismatch_pct_threshold})`,
+  },
+  'osl-mismatch-max-token-threshold': {
+    type: 'number',
+    group: G_METRICS,
+    describe: `… or this many tokens, whichever is smaller (default ${DEFAULTS.osl_mismatch_max_token_threshold})`,
+  },
+  goodput: {
+    type: 'string',
+    array: true,
+    group: G_METRICS,
+    describe: 'SLOs as TAG:VALUE pairs in display units, e.g. "time_to_first_token:200 inter_token_latency:20"; adds good_request_count, good_request_fraction, goodput',
+  },
+  'network-latency-automatic': {
+    type: 'boolean',
+    group: G_METRICS,
+    describe: 'probe the TCP handshake RTT to the target during the run (network_latency.jsonl) and report network-adjusted latencies',
+  },
+  'network-latency-mean': {
+    type: 'number',
+    group: G_METRICS,
+    describe: 'subtract this mean network RTT (ms) instead of probing; not with --network-latency-automatic',
+  },
+  'network-latency-ping-interval': {
+    type: 'number',
+    group: G_METRICS,
+    describe: `seconds between RTT probes (default ${DEFAULTS.network_latency_ping_interval_s})`,
+  },
+  'show-trace-timing': { type: 'boolean', group: G_METRICS, describe: 'show the HTTP trace table (blocked, connecting, waiting, …) in the console' },
 
   'input-file': { type: 'string', group: G_DATASET, describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts' },
   'custom-dataset-type': { type: 'string', choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'], group: G_DATASET, describe: 'format of --input-file (default: guessed from its first entry)' },

@@ -15,6 +15,11 @@ export const DEFAULTS = {
   ui: 'auto',
   transport: 'auto',
   transport_threads: 1,
+  // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).
+  usage_discrepancy_threshold_pct: 10,
+  osl_mismatch_pct_threshold: 5,
+  osl_mismatch_max_token_threshold: 50,
+  network_latency_ping_interval_s: 1,
 } as const;
 
 export const ENDPOINT_PATHS = {

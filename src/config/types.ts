@@ -12,6 +12,32 @@ export interface MockSettings {
   itl_ms: number | null;
 }
 
+/** One --goodput objective: a record metric's tag and its threshold in the metric's display unit. */
+export interface GoodputSlo {
+  readonly tag: string;
+  readonly value: number;
+}
+
+/** Network RTT calibration: off, probed (--network-latency-automatic) or given (--network-latency-mean). */
+export interface NetworkLatencySettings {
+  readonly mode: 'off' | 'automatic' | 'fixed';
+  /** The given mean RTT in ms (mode 'fixed'), else null. */
+  readonly mean_ms: number | null;
+  /** Seconds between TCP handshake probes (mode 'automatic'). */
+  readonly ping_interval_s: number;
+}
+
+/** Settings of the metric catalogue (usage, OSL mismatch, goodput, network, HTTP trace display). */
+export interface MetricSettings {
+  readonly usage_discrepancy_threshold_pct: number;
+  readonly osl_mismatch_pct_threshold: number;
+  readonly osl_mismatch_max_token_threshold: number;
+  readonly goodput: readonly GoodputSlo[];
+  readonly network_latency: NetworkLatencySettings;
+  /** Show the HTTP trace table in the console (always exported). */
+  readonly show_trace_timing: boolean;
+}
+
 export interface RunConfig {
   /** Target base URL; null means: start the built-in mock server as a child process. */
   readonly url: string | null;
@@ -45,6 +71,9 @@ export interface RunConfig {
 
   readonly tokenizer: string | null;
   readonly use_server_token_count: boolean;
+  /** Ask for cumulative usage on every chunk and correct the ITL divisor with it (chat, streaming, server counts). */
+  readonly per_chunk_usage: boolean;
+  readonly metrics: MetricSettings;
 
   /** null: artifacts/<model>-<endpoint>-<mode>-<timestamp> (see resolveArtifactDir). */
   readonly artifact_dir: string | null;

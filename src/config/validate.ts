@@ -4,7 +4,9 @@ import { InvalidArgumentError } from '../errors.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
-import type { EndpointType, ExportLevel, RunConfig, UiMode } from './types.js';
+import { defaultRegistry } from '../metrics/catalogue.js';
+import { parseGoodputSpec } from '../metrics/goodput.js';
+import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 
@@ -37,6 +39,15 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags {
   'mock-itl-ms'?: number;
   transport?: string;
   'transport-threads'?: number;
+  'per-chunk-usage'?: boolean;
+  'usage-discrepancy-threshold'?: number;
+  'osl-mismatch-pct-threshold'?: number;
+  'osl-mismatch-max-token-threshold'?: number;
+  goodput?: string | string[];
+  'network-latency-automatic'?: boolean;
+  'network-latency-mean'?: number;
+  'network-latency-ping-interval'?: number;
+  'show-trace-timing'?: boolean;
   'gpu-telemetry'?: string[];
   'gpu-sample-interval-ms'?: number;
 }
@@ -134,6 +145,28 @@ function transportSettings(f: ProfileFlags, url: string | null, env: NodeJS.Proc
   return { transport, transport_threads };
 }
 
+/** The metric catalogue's settings: thresholds, goodput SLOs, network RTT calibration, trace display. */
+function metricSettings(f: ProfileFlags): MetricSettings {
+  const automatic = f['network-latency-automatic'] ?? false;
+  const mean = numAtLeast('network-latency-mean', f['network-latency-mean'], 0, false) ?? null;
+  if (automatic && mean !== null) bad('network-latency-mean', 'cannot be combined with --network-latency-automatic (pick one)');
+  const interval =
+    numAtLeast('network-latency-ping-interval', f['network-latency-ping-interval'], 0, true) ?? DEFAULTS.network_latency_ping_interval_s;
+  return {
+    usage_discrepancy_threshold_pct:
+      numAtLeast('usage-discrepancy-threshold', f['usage-discrepancy-threshold'], 0, false) ?? DEFAULTS.usage_discrepancy_threshold_pct,
+    osl_mismatch_pct_threshold:
+      numAtLeast('osl-mismatch-pct-threshold', f['osl-mismatch-pct-threshold'], 0, false) ?? DEFAULTS.osl_mismatch_pct_threshold,
+    osl_mismatch_max_token_threshold:
+      numAtLeast('osl-mismatch-max-token-threshold', f['osl-mismatch-max-token-threshold'], 0, false) ??
+      DEFAULTS.osl_mismatch_max_token_threshold,
+    goodput: f.goodput === undefined ? [] : parseGoodputSpec(f.goodput, defaultRegistry()),
+    network_latency: { mode: automatic ? 'automatic' : mean !== null ? 'fixed' : 'off', mean_ms: mean, ping_interval_s: interval },
+    show_trace_timing: f['show-trace-timing'] ?? false,
+  };
+}
+
+
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const url = f.url === undefined ? null : parseUrl(f.url);
   const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
@@ -167,12 +200,19 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const itl = numAtLeast('mock-itl-ms', f['mock-itl-ms'], 0, false) ?? null;
   if (url !== null && (ttft !== null || itl !== null)) bad('mock-ttft-ms', 'only applies to the built-in mock (no --url)');
 
+  const streaming = f.streaming ?? true;
+  const use_server_token_count = f['use-server-token-count'] ?? false;
+  const per_chunk_usage = f['per-chunk-usage'] ?? false;
+  if (per_chunk_usage && (!use_server_token_count || endpoint_type !== 'chat' || !streaming)) {
+    bad('per-chunk-usage', 'requires --use-server-token-count, --endpoint-type chat and streaming');
+  }
+
   return Object.freeze({
     url,
     model,
     endpoint_type,
     endpoint,
-    streaming: f.streaming ?? true,
+    streaming,
     api_key: apiKey === '' ? null : apiKey,
     headers,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
@@ -189,7 +229,9 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     random_seed,
     dataset: parseDatasetFlags(f),
     tokenizer: f.tokenizer ?? null,
-    use_server_token_count: f['use-server-token-count'] ?? false,
+    use_server_token_count,
+    per_chunk_usage,
+    metrics: metricSettings(f),
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),

@@ -2,14 +2,23 @@
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
 import { type Payload, PayloadParseError } from './types.js';
-import { parseUsage } from './usage.js';
+import { quoteNonFiniteTokens } from './lenient-json.js';
+import { specDecodeOfPayload } from './spec-decode.js';
+import { usageOfPayload } from './usage.js';
 
 export function decodeJson(data: string): Record<string, unknown> {
   let v: unknown;
   try {
     v = JSON.parse(data);
   } catch (err) {
-    throw new PayloadParseError(`invalid JSON in response: ${(err as Error).message}`);
+    // Bare NaN/Infinity (Python servers) become strings: that field gets no value, the payload survives.
+    const retry = quoteNonFiniteTokens(data);
+    try {
+      if (retry === null) throw err;
+      v = JSON.parse(retry);
+    } catch {
+      throw new PayloadParseError(`invalid JSON in response: ${(err as Error).message}`);
+    }
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new PayloadParseError('response is not a JSON object');
   return v as Record<string, unknown>;
@@ -27,7 +36,8 @@ export function errorPayload(o: Record<string, unknown>): Payload | null {
 export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> {
   const body: Record<string, unknown> = { model: cfg.model, stream: cfg.streaming };
   if (turn.max_tokens !== null) body.max_tokens = turn.max_tokens;
-  if (cfg.streaming) body.stream_options = { include_usage: true };
+  // --per-chunk-usage: cumulative usage on every chunk (vLLM, TRT-LLM), for the ITL first-chunk correction.
+  if (cfg.streaming) body.stream_options = cfg.per_chunk_usage ? { include_usage: true, continuous_usage_stats: true } : { include_usage: true };
   return body;
 }
 
@@ -50,5 +60,8 @@ export function parseChoicesPayload(data: string, pick: (choice: Record<string, 
     content += text;
     reasoning += thought;
   }
-  return { kind: 'data', content, reasoning, has_choices: choices.length > 0, usage: parseUsage(o.usage) };
+  const spec = specDecodeOfPayload(o);
+  const payload: Payload = { kind: 'data', content, reasoning, has_choices: choices.length > 0, usage: usageOfPayload(o) };
+  if (spec) payload.spec_decode = spec;
+  return payload;
 }

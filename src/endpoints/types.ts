@@ -1,12 +1,21 @@
 // An endpoint adapter knows one API's request and response shapes, and nothing about transport.
 import type { EndpointType, RunConfig } from '../config/types.js';
 import type { Turn, Usage } from '../records/types.js';
+import type { SpecDecodeChunk } from './spec-decode.js';
 
 /** One decoded payload: an SSE event's data or a whole non-streaming body. */
 export type Payload =
   | { kind: 'done' }
   | { kind: 'error'; message: string }
-  | { kind: 'data'; content: string; reasoning: string; has_choices: boolean; usage: Usage | null };
+  | {
+      kind: 'data';
+      content: string;
+      reasoning: string;
+      has_choices: boolean;
+      usage: Usage | null;
+      /** Speculative-decoding acceptance carried by this payload, if any (see spec-decode.ts). */
+      spec_decode?: SpecDecodeChunk | null;
+    };
 
 export interface EndpointAdapter {
   readonly type: EndpointType;

@@ -2,6 +2,7 @@
 // p50, std), then time-weighted values (avg and percentiles; no min or std), then single values
 // (in the avg column), all in display units.
 import type { MetricResult, MetricsSummary } from '../metrics/summary.js';
+import { formatAcceptanceHistogram } from '../metrics/spec-decode.js';
 import { MetricFlag, type ConsoleGroup } from '../metrics/types.js';
 import { formatNumber } from './format.js';
 import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
@@ -15,6 +16,8 @@ export interface ConsoleOptions {
   width?: number;
   /** Plain ASCII borders instead of box drawing. Default false. */
   ascii?: boolean;
+  /** Show the HTTP trace table (--show-trace-timing). Default false; the JSON always has it. */
+  showTraceTiming?: boolean;
 }
 
 /** Display order of the console tables; groups added later slot in by name. */
@@ -22,8 +25,13 @@ export const CONSOLE_GROUP_ORDER: readonly Exclude<ConsoleGroup, 'none'>[] = [
   'effective',
   'active',
   'usage',
+  'cache',
+  'prediction',
+  'audio',
   'reasoning',
   'default',
+  'spec_decode',
+  'http_trace',
   // GPU power efficiency, one section per vendor, after the main tables.
   'gpu_power_nvidia',
   'gpu_power_amd',
@@ -33,8 +41,13 @@ export const CONSOLE_GROUP_TITLES: Record<Exclude<ConsoleGroup, 'none'>, string>
   effective: 'Effective Metrics',
   active: 'Active Metrics',
   usage: 'LLM Metrics: Usage',
+  cache: 'LLM Metrics: Cache',
+  prediction: 'LLM Metrics: Prediction',
+  audio: 'LLM Metrics: Audio',
   reasoning: 'LLM Metrics: Reasoning',
   default: 'LLM Metrics',
+  spec_decode: 'Spec Decode',
+  http_trace: 'HTTP Trace Metrics',
   gpu_power_nvidia: 'GPU Power Efficiency (NVIDIA)',
   gpu_power_amd: 'GPU Power Efficiency (AMD)',
 };
@@ -48,10 +61,16 @@ const MIN_LABEL_WIDTH = 14;
 export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}): string {
   const tables: string[] = [];
   for (const group of CONSOLE_GROUP_ORDER) {
+    if (group === 'http_trace' && !opts.showTraceTiming) continue;
     const metrics = summary.metrics.filter(
       (m) => m.group === group && (m.flags & MetricFlag.NO_CONSOLE) === 0,
     );
-    if (metrics.length > 0) tables.push(renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts));
+    if (metrics.length === 0) continue;
+    let table = renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts);
+    // The pooled acceptance histogram rides under the Spec Decode table as one line.
+    const hist = summary.pooled_spec_decode_acceptance_histogram;
+    if (group === 'spec_decode' && hist) table += '\n' + formatAcceptanceHistogram(hist);
+    tables.push(table);
   }
   return tables.length > 0 ? tables.join('\n\n') + '\n' : '';
 }
@@ -113,6 +132,6 @@ function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOption
 function formatSingle(m: MetricResult): string {
   const v = (metricEntry(m) as SingleEntry).avg;
   if (typeof v === 'bigint') return v.toString();
-  const count = m.display === 'requests' || m.display === 'tokens';
+  const count = m.display === 'requests' || m.display === 'tokens' || m.display === 'count' || m.display === 'bytes';
   return formatNumber(v, count && Number.isInteger(v) ? 0 : 2);
 }

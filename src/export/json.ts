@@ -82,6 +82,10 @@ export function buildProfileExport(summary: MetricsSummary, meta: ProfileExportM
     config: meta.config,
     run: meta.run,
   };
+  // The pooled spec-decode histogram in full ({j: steps}, no cap); the console caps it.
+  if (summary.pooled_spec_decode_acceptance_histogram) {
+    out.pooled_spec_decode_acceptance_histogram = { ...summary.pooled_spec_decode_acceptance_histogram };
+  }
   // Extras never overwrite the fixed sections.
   for (const [k, v] of Object.entries(meta.extra ?? {})) if (!(k in out)) out[k] = v;
   return out;

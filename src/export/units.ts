@@ -13,6 +13,8 @@ const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   'tokens/s/user': { 'tokens/s/user': 1 },
   percent: { '%': 1 },
   ratio: { ratio: 1, '%': 100 },
+  bytes: { bytes: 1 },
+  count: { count: 1 },
   W: { W: 1 },
   J: { J: 1 },
   'J/token': { 'mJ/token': 1e3 },

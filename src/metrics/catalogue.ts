@@ -6,6 +6,14 @@ import * as s from './streaming.js';
 import * as t from './tokens.js';
 import * as g from './general.js';
 import * as r from './reasoning.js';
+import * as usage from './usage.js';
+import * as discrepancy from './usage-discrepancy.js';
+import * as osl from './osl-mismatch.js';
+import * as spec from './spec-decode.js';
+import * as goodput from './goodput.js';
+import * as errors from './error-metrics.js';
+import * as network from './network.js';
+import * as trace from './http-trace.js';
 import * as sched from './scheduling.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from './energy.js';
 import * as eff from './effective.js';
@@ -40,6 +48,20 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   t.totalInputSequenceLength,
   g.minRequestTimestamp,
   g.maxResponseTimestamp,
+  // The rest of AIPerf's catalogue for chat/completions (issue 4); each family keeps its own order.
+  ...goodput.goodputRunMetrics,
+  network.networkRtt,
+  ...usage.usageRecordMetrics,
+  ...usage.usageRunMetrics,
+  ...discrepancy.usageDiscrepancyRecordMetrics,
+  ...discrepancy.usageDiscrepancyRunMetrics,
+  ...osl.oslMismatchRecordMetrics,
+  ...osl.oslMismatchRunMetrics,
+  ...spec.specDecodeRecordMetrics,
+  ...spec.specDecodeRunMetrics,
+  ...errors.errorRecordMetrics,
+  ...errors.errorRunMetrics,
+  ...trace.httpTraceRecordMetrics,
   // Scheduling (issue 5): dispatch delay, replay schedule lag, context overflow.
   ...sched.schedulingRecordMetrics,
   ...sched.schedulingRunMetrics,

@@ -9,6 +9,8 @@ import { RecordValueLists, forEachRecordValue } from './record-values.js';
 import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
+import type { MetricOptions } from './options.js';
+import { finishSummary } from './summary-extras.js';
 import { summarizeTimeWeighted } from './timeweighted.js';
 
 /**
@@ -42,6 +44,8 @@ export interface SummarizeOptions {
   registry?: MetricRegistry;
   /** HDR histogram precision for every distribution, 1–5 (default 3: percentiles within 0.1 %). */
   significantDigits?: number;
+  /** Thresholds, goodput SLOs and network RTT for the aggregates (defaults when absent). */
+  metricOptions?: MetricOptions;
   /** GPU energy over the profiling window, for the GPU power efficiency metrics. */
   gpuEnergy?: GpuEnergyInput;
 }
@@ -56,7 +60,7 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   const registry = opts.registry ?? defaultRegistry();
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS, 'histogram significant digits');
-  const run = runInput(profiling, registry, digits);
+  const run: RunMetricInput = { ...runInput(profiling, registry, digits), records: profiling, options: opts.metricOptions ?? {} };
   if (opts.gpuEnergy) run.gpu_energy = opts.gpuEnergy;
 
   const results = new Map<string, MetricResult>();
@@ -91,7 +95,7 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
     errored: run.errored,
     cancelled: run.cancelled,
   };
-  return { metrics, counts, histogram_significant_digits: digits, histograms: run.histograms };
+  return finishSummary({ metrics, counts, histogram_significant_digits: digits, histograms: run.histograms }, profiling, opts.metricOptions ?? {});
 }
 
 function describe(def: MetricDef) {

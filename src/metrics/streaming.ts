@@ -1,5 +1,7 @@
 // Streaming metrics (AIPerf reference, "Streaming Metrics"). They read the stamps of responses
 // that carried non-empty content or reasoning (`token_ns`); a role-only chunk is not in that list.
+import type { MetricRecord } from '../records/types.js';
+import { warnOnce } from '../warnings.js';
 import { MetricFlag, type RecordMetricDef } from './types.js';
 import { diffNs, NS_PER_S, perSecond, scalar } from './helpers.js';
 
@@ -64,13 +66,30 @@ export const interTokenLatency: RecordMetricDef = {
   flags: STREAMING_TOKENS,
   group: 'default',
   requires: ['request_latency', 'time_to_first_token', 'output_sequence_length'],
-  compute: (_r, v) => {
+  compute: (r, v) => {
     const osl = scalar(v, 'output_sequence_length');
     // One token is assumed in the first chunk; with fewer than two tokens there is no gap to average.
     if (osl < 2) return undefined;
-    return (scalar(v, 'request_latency') - scalar(v, 'time_to_first_token')) / (osl - 1);
+    return (scalar(v, 'request_latency') - scalar(v, 'time_to_first_token')) / (osl - firstChunkTokens(r, osl));
   },
 };
+
+/**
+ * Tokens assumed to arrive with the first chunk: 1, or with --per-chunk-usage the server's
+ * cumulative completion tokens through that chunk. A count inconsistent with OSL (≥ OSL, or < 1)
+ * falls back to 1 with a one-time warning rather than dropping the metric.
+ */
+function firstChunkTokens(r: MetricRecord, osl: number): number {
+  const n = r.first_chunk_tokens;
+  if (n === null || n === undefined) return 1;
+  if (n >= 1 && n < osl) return n;
+  warnOnce(
+    'itl:first_chunk_tokens',
+    `--per-chunk-usage: the server reported ${n} tokens through the first chunk of a ${osl}-token response; ` +
+      'ITL falls back to assuming one token in the first chunk for such records (warned once)',
+  );
+  return 1;
+}
 
 export const interChunkLatency: RecordMetricDef = {
   kind: 'record',

@@ -67,6 +67,8 @@ export interface MetricsSummary {
   histogram_significant_digits?: number;
   /** The per-tag histograms behind the distributions (histograms.json); absent in hand-built summaries. */
   histograms?: ReadonlyMap<string, MetricHistogram>;
+  /** Speculative decoding: verify steps by accepted-draft count {j: steps}, pooled over the run (absent when none). */
+  pooled_spec_decode_acceptance_histogram?: Record<string, number>;
 }
 
 export function findMetric(summary: MetricsSummary, tag: string): MetricResult | undefined {

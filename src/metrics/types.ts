@@ -1,11 +1,52 @@
 // The shape of a metric declaration. Families live one per file; registry.ts collects them.
 import type { MetricHistogram } from './histogram.js';
-import type { MetricRecord, MetricValue } from '../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
+import type { MetricOptions } from './options.js';
 import type { SweepRow } from './sweep.js';
 
-export type BaseUnit = 'ns' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | 'percent' | 'ratio' | 'W' | 'J' | 'J/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
-export type DisplayUnit = 'ms' | 's' | 'tokens' | 'requests' | 'tokens/s' | 'requests/s' | 'tokens/s/user' | '%' | 'ratio' | 'ns' | 'W' | 'J' | 'mJ/token' | 'J/request' | 'J/user' | 'tokens/J' | 'requests/s/W' | 'tokens/s/W' | 'J*s';
+export type BaseUnit =
+  | 'ns'
+  | 'tokens'
+  | 'requests'
+  | 'tokens/s'
+  | 'requests/s'
+  | 'tokens/s/user'
+  | 'percent'
+  | 'ratio'
+  | 'bytes'
+  | 'count'
+  | 'W'
+  | 'J'
+  | 'J/token'
+  | 'J/request'
+  | 'J/user'
+  | 'tokens/J'
+  | 'requests/s/W'
+  | 'tokens/s/W'
+  | 'J*s';
+export type DisplayUnit =
+  | 'ms'
+  | 's'
+  | 'tokens'
+  | 'requests'
+  | 'tokens/s'
+  | 'requests/s'
+  | 'tokens/s/user'
+  | '%'
+  | 'ratio'
+  | 'ns'
+  | 'bytes'
+  | 'count'
+  | 'W'
+  | 'J'
+  | 'mJ/token'
+  | 'J/request'
+  | 'J/user'
+  | 'tokens/J'
+  | 'requests/s/W'
+  | 'tokens/s/W'
+  | 'J*s';
 
 /** Flags, as bits (combine with |). */
 export const MetricFlag = {
@@ -18,10 +59,30 @@ export const MetricFlag = {
   /** Computed over error records rather than successful ones. */
   ERROR_ONLY: 1 << 4,
   SUPPORTS_REASONING: 1 << 5,
+  /** Only computed when --goodput SLOs are configured. */
+  GOODPUT: 1 << 6,
+  /** Only computed when the transport recorded an HTTP trace. */
+  HTTP_TRACE_ONLY: 1 << 7,
+  /** Only computed when the server reported usage to compare with the client's counts. */
+  USAGE_DIFF_ONLY: 1 << 8,
 } as const;
 
 /** Console tables, in display order. Later families add groups after DEFAULT's predecessors. */
-export type ConsoleGroup = 'effective' | 'active' | 'usage' | 'reasoning' | 'default' | 'gpu_power_nvidia' | 'gpu_power_amd' | 'none';
+export type ConsoleGroup =
+  | 'effective'
+  | 'active'
+  | 'usage'
+  | 'cache'
+  | 'prediction'
+  | 'audio'
+  | 'reasoning'
+  | 'default'
+  | 'spec_decode'
+  /** Shown only with --show-trace-timing. */
+  | 'http_trace'
+  | 'gpu_power_nvidia'
+  | 'gpu_power_amd'
+  | 'none';
 
 interface MetricBase {
   tag: string;
@@ -57,6 +118,10 @@ export interface RunMetricInput {
   /** min(start_ns) and max(end_ns) over profiling records that completed (ok or error). */
   min_start_ns: bigint | null;
   max_end_ns: bigint | null;
+  /** The profiling records themselves (every status), for aggregates that test each record (goodput, mismatch counts). */
+  records?: readonly ProcessedRecord[];
+  /** Run settings the aggregates need (thresholds, SLOs, network RTT); absent means defaults. */
+  options?: MetricOptions;
   /** GPU energy joined from telemetry over the profiling window (src/telemetry/join.ts); absent without --gpu-telemetry. */
   gpu_energy?: GpuEnergyInput;
 }

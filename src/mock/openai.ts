@@ -1,6 +1,7 @@
 // OpenAI response shapes, built as strings. A request's constant JSON prefix is built once,
 // so each streamed chunk costs a few concatenations instead of an object plus JSON.stringify.
 import type { FinishReason, GenerationPlan } from './request.js';
+import { specDecodeJson } from './spec-decode.js';
 
 export const SSE_DONE = 'data: [DONE]\n\n';
 /** The malformed event for --fail-mode malformed: cut off mid-object. */
@@ -32,10 +33,11 @@ export class ChunkFormatter {
     this.head = `${this.usageHead},"choices":[{"index":0,`;
   }
 
-  private tail(finish: FinishReason | null, usage: string | null): string {
+  private tail(finish: FinishReason | null, usage: string | null, spec: string | null = null): string {
     const f = finish === null ? 'null' : `"${finish}"`;
     const u = usage === null ? '' : `,"usage":${usage}`;
-    return `,"logprobs":null,"finish_reason":${f}}]${u}}\n\n`;
+    const s = spec === null ? '' : `,"spec_decode":${spec}`;
+    return `,"logprobs":null,"finish_reason":${f}}]${u}${s}}\n\n`;
   }
 
   /** The role-only first chunk OpenAI sends for chat. */
@@ -44,14 +46,15 @@ export class ChunkFormatter {
   }
 
   /** `text` is vocabulary words only, so it needs no JSON escaping. */
-  content(text: string, finish: FinishReason | null, usage: string | null): string {
+  content(text: string, finish: FinishReason | null, usage: string | null, spec: string | null = null): string {
     return this.chat
-      ? `${this.head}"delta":{"content":"${text}"}${this.tail(finish, usage)}`
-      : `${this.head}"text":"${text}"${this.tail(finish, usage)}`;
+      ? `${this.head}"delta":{"content":"${text}"}${this.tail(finish, usage, spec)}`
+      : `${this.head}"text":"${text}"${this.tail(finish, usage, spec)}`;
   }
 
-  reasoning(text: string, usage: string | null): string {
-    return `${this.head}"delta":{"reasoning_content":"${text}"}${this.tail(null, usage)}`;
+  /** `spec`: the spec_decode steps completed by this chunk (see spec-decode.ts), or null. */
+  reasoning(text: string, usage: string | null, spec: string | null = null): string {
+    return `${this.head}"delta":{"reasoning_content":"${text}"}${this.tail(null, usage, spec)}`;
   }
 
   /** The include_usage chunk: empty choices, then usage. */
@@ -71,15 +74,17 @@ export function completionBody(
   const model = JSON.stringify(plan.model);
   const usage = usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens);
   const finish = `"finish_reason":"${plan.finishReason}"`;
+  const steps = plan.specSteps ? specDecodeJson(plan.specSteps, 0, plan.specSteps.drafted.length) : null;
+  const spec = steps === null ? '' : `,"spec_decode":${steps}`;
   if (plan.kind === 'chat') {
     const r = plan.reasoningTokens > 0 ? `,"reasoning_content":"${reasoning}"` : '';
     return (
       `{"id":"${id}","object":"chat.completion","created":${created},"model":${model},"choices":[{"index":0,` +
-      `"message":{"role":"assistant","content":"${content}"${r}},"logprobs":null,${finish}}],"usage":${usage}}`
+      `"message":{"role":"assistant","content":"${content}"${r}},"logprobs":null,${finish}}],"usage":${usage}${spec}}`
     );
   }
   return (
     `{"id":"${id}","object":"text_completion","created":${created},"model":${model},"choices":[{"index":0,` +
-    `"text":"${content}","logprobs":null,${finish}}],"usage":${usage}}`
+    `"text":"${content}","logprobs":null,${finish}}],"usage":${usage}${spec}}`
   );
 }

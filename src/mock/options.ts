@@ -30,6 +30,10 @@ export interface MockOptions {
   /** Probability that a generation request gets the fault (seeded); 0 = off. */
   failRate: number;
   failMode: FailMode;
+  /** Speculative decoding: drafts proposed per verify step (0 = off; see spec-decode.ts). */
+  specDecodeDraftLen: number;
+  /** Per-draft acceptance probability, drafts checked in order until the first rejection. */
+  specDecodeAcceptance: number;
   /** Append every received request as one JSON line to this file; null = off. */
   recordRequests: string | null;
   /** Write the one-line startup/shutdown logs to stderr. */
@@ -50,6 +54,8 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   failEvery: 0,
   failRate: 0,
   failMode: 'http500' as FailMode,
+  specDecodeDraftLen: 0,
+  specDecodeAcceptance: 0.7,
   recordRequests: null,
   log: true,
 });
@@ -87,6 +93,8 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   o.eosProbability = num('eos-probability', o.eosProbability, 0, 1, false);
   o.failEvery = num('fail-every', o.failEvery, 0, Number.MAX_SAFE_INTEGER, true);
   o.failRate = num('fail-rate', o.failRate, 0, 1, false);
+  o.specDecodeDraftLen = num('spec-decode-draft-len', o.specDecodeDraftLen, 0, 64, true);
+  o.specDecodeAcceptance = num('spec-decode-acceptance', o.specDecodeAcceptance, 0, 1, false);
   if (!(FAIL_MODES as readonly string[]).includes(o.failMode)) {
     throw new InvalidArgumentError(`--fail-mode must be one of ${FAIL_MODES.join('|')} (got ${String(o.failMode)})`);
   }

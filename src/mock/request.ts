@@ -1,6 +1,7 @@
 // Turns a parsed request body into a generation plan: how many tokens, which seed, which shape.
 // Pure (no I/O), so every length rule is unit-testable without a server.
 import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, MAX_OUTPUT_TOKENS, type MockOptions } from './options.js';
+import { planSpecSteps, type SpecSteps } from './spec-decode.js';
 import { createRng, hashString, mixSeed, unit } from './text.js';
 
 export type EndpointKind = 'chat' | 'completions';
@@ -22,6 +23,8 @@ export interface GenerationPlan {
   finishReason: FinishReason;
   /** Seeds the output words; derived from --seed and the prompt, so equal requests get equal text. */
   textSeed: number;
+  /** Simulated speculative-decoding verify steps over every output token; null when off. */
+  specSteps?: SpecSteps | null;
 }
 
 /** A request the mock refuses with 400 invalid_request_error. */
@@ -121,6 +124,8 @@ export function planGeneration(kind: EndpointKind, body: unknown, opts: MockOpti
 
   const streamOptions = b.stream_options && typeof b.stream_options === 'object' ? (b.stream_options as Body) : null;
   const stream = b.stream === true;
+  const reasoningTokens = kind === 'chat' ? opts.reasoningTokens : 0;
+  const textSeed = rng();
   return {
     kind,
     stream,
@@ -129,8 +134,10 @@ export function planGeneration(kind: EndpointKind, body: unknown, opts: MockOpti
     model: typeof b.model === 'string' && b.model !== '' ? b.model : opts.modelName,
     promptTokens: Math.ceil(chars / 4) + ids,
     contentTokens: length,
-    reasoningTokens: kind === 'chat' ? opts.reasoningTokens : 0,
+    reasoningTokens,
     finishReason,
-    textSeed: rng(),
+    textSeed,
+    // Its own seeded stream (from textSeed), so turning spec decode on changes no other draw.
+    specSteps: planSpecSteps(length + reasoningTokens, opts.specDecodeDraftLen, opts.specDecodeAcceptance, textSeed),
   };
 }

@@ -6,6 +6,7 @@ import type { Clock, ClockJob } from './clock.js';
 import type { FailMode, MockOptions } from './options.js';
 import { ChunkFormatter, completionBody, SSE_DONE, SSE_ERROR, SSE_MALFORMED, usageJson } from './openai.js';
 import type { GenerationPlan } from './request.js';
+import { SpecStepCursor } from './spec-decode.js';
 import { WordSource } from './text.js';
 
 /** Stream faults act after this many chunks, so the client has seen a real start. */
@@ -61,6 +62,7 @@ export class StreamJob implements ClockJob {
   private sentReasoning = 0;
   private sentContent = 0;
   private closed = false;
+  private readonly spec: SpecStepCursor;
 
   constructor(
     private readonly ctx: ResponseContext,
@@ -68,6 +70,7 @@ export class StreamJob implements ClockJob {
   ) {
     const { plan, opts, t0, res } = ctx;
     this.fmt = new ChunkFormatter(plan, ctx.id, ctx.created);
+    this.spec = new SpecStepCursor(plan.specSteps ?? null);
     this.words = new WordSource(plan.textSeed);
     this.itl = opts.itlMs;
     this.tpc = opts.tokensPerChunk;
@@ -100,12 +103,12 @@ export class StreamJob implements ClockJob {
     if (k < this.nReasoningChunks) {
       const n = Math.min(this.tpc, p.reasoningTokens - this.sentReasoning);
       this.sentReasoning += n;
-      return this.fmt.reasoning(this.words.take(n), this.usage());
+      return this.fmt.reasoning(this.words.take(n), this.usage(), this.spec.upTo(this.sentReasoning + this.sentContent));
     }
     const n = Math.min(this.tpc, p.contentTokens - this.sentContent);
     this.sentContent += n;
     const finish = k === this.nChunks - 1 ? p.finishReason : null;
-    return this.fmt.content(this.words.take(n), finish, this.usage());
+    return this.fmt.content(this.words.take(n), finish, this.usage(), this.spec.upTo(this.sentReasoning + this.sentContent));
   }
 
   run(now: number): number {

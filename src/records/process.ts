@@ -4,19 +4,25 @@ import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../endpoints/types.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, Usage } from './types.js';
+import { SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
+import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, SpecDecodeRecord, Usage } from './types.js';
 
 export interface ProcessorOptions {
   adapter: EndpointAdapter;
   tokenizer: TextTokenizer;
   /** Prefer the server's usage counts over local tokenization. */
   useServerTokenCount: boolean;
+  /** --per-chunk-usage: read the cumulative usage of the first token-bearing chunk (ITL divisor). */
+  perChunkUsage?: boolean;
 }
 
 interface Decoded {
   responses: ParsedResponse[];
   usage: Usage | null;
   error: RecordError | null;
+  /** completion_tokens of the usage on the first chunk with content or reasoning, when it had one. */
+  first_chunk_tokens?: number | null;
+  spec_decode?: SpecDecodeRecord | null;
 }
 
 export class RecordProcessor {
@@ -41,6 +47,8 @@ export class RecordProcessor {
   private decode(raw: RawRecord): Decoded {
     const responses: ParsedResponse[] = [];
     let usage: Usage | null = null;
+    let firstChunkTokens: number | null | undefined;
+    const spec = new SpecDecodeAccumulator();
     const payloads: [string, bigint][] = raw.streaming
       ? raw.event_data.map((d, i) => [d, raw.event_ns[i]])
       : raw.body !== null
@@ -61,12 +69,16 @@ export class RecordProcessor {
         return { responses, usage, error: { type: 'sse_error', message: p.message, http_status: raw.http_status } };
       }
       if (p.usage) usage = p.usage;
+      if (p.spec_decode) spec.add(p.spec_decode);
+      if (firstChunkTokens === undefined && (p.content !== '' || p.reasoning !== '')) {
+        firstChunkTokens = p.usage?.completion_tokens ?? null;
+      }
       responses.push({ ns, content: p.content, reasoning: p.reasoning, has_choices: p.has_choices });
     }
     if (raw.streaming && payloads.length === 0) {
       return { responses, usage, error: { type: 'parse_error', message: 'stream ended without any event', http_status: raw.http_status } };
     }
-    return { responses, usage, error: null };
+    return { responses, usage, error: null, first_chunk_tokens: firstChunkTokens ?? null, spec_decode: spec.result() };
   }
 
   private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
@@ -109,6 +121,12 @@ export class RecordProcessor {
       input_tokens,
       output_tokens,
       reasoning_tokens,
+      usage: d.usage,
+      requested_osl: turn.max_tokens,
+      // Only meaningful when OSL is the server's count too (--per-chunk-usage implies it).
+      first_chunk_tokens: this.opts.perChunkUsage && this.opts.useServerTokenCount ? (d.first_chunk_tokens ?? null) : null,
+      spec_decode: d.spec_decode ?? null,
+      trace: raw.trace ?? null,
     };
   }
 }

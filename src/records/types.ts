@@ -11,7 +11,9 @@ export type ErrorType =
   | 'connection'
   | 'parse_error'
   | 'sse_error'
-  | 'cancelled';
+  | 'cancelled'
+  /** Anything the reference's error.type table does not name (AIPerf's `_OTHER`): e.g. a 3xx, a processing bug. */
+  | '_OTHER';
 
 export interface RecordError {
   type: ErrorType;
@@ -66,14 +68,73 @@ export interface RawRecord {
   body: string | null;
   bytes_sent: number;
   bytes_received: number;
+  /** HTTP lifecycle stamps, when the transport collects them (see HttpTrace). */
+  trace?: HttpTrace | null;
 }
 
-/** Server-reported usage, normalised. Fields absent from the response are null. */
+/**
+ * One request's HTTP lifecycle, transport-neutral (k6 phase names are derived from it in
+ * metrics/http-trace.ts). Stamps are CLOCK_MONOTONIC ns; null when the phase did not happen or
+ * was not observed. The request's own start_ns/end_ns bound it.
+ */
+export interface HttpTrace {
+  /** True when the request went out on a connection that an earlier request had already used. */
+  connection_reused: boolean;
+  /** New connection only: connection setup began (after any wait for a pool slot). */
+  connect_start_ns: bigint | null;
+  /** New connection only: name resolution finished (null when the host was an IP literal). */
+  dns_end_ns: bigint | null;
+  /** New connection only: TCP (and TLS) handshake finished. */
+  connect_end_ns: bigint | null;
+  /** The first byte of the request is about to be written. */
+  send_start_ns: bigint | null;
+  /** The whole request (headers and body) has been handed to the socket. */
+  send_end_ns: bigint | null;
+  /** The response head arrived. */
+  first_byte_ns: bigint | null;
+  /** Bytes written to / read from the connection for this request, framing included. */
+  bytes_sent: number | null;
+  bytes_received: number | null;
+  /** Write calls for the request; body chunks delivered for the response. */
+  chunks_sent: number | null;
+  chunks_received: number | null;
+}
+
+/**
+ * Server-reported usage, normalised across vendors (see endpoints/usage.ts for the field map).
+ * Fields absent from the response, or of the wrong type, are null. The fields after
+ * reasoning_tokens are optional so older producers of Usage stay valid.
+ */
 export interface Usage {
+  /** Every prompt token the server processed, cached or not (Anthropic's disjoint counts are re-totalled). */
   prompt_tokens: number | null;
+  /** Output tokens including reasoning (Gemini's candidates + thoughts). */
   completion_tokens: number | null;
   total_tokens: number | null;
   reasoning_tokens: number | null;
+  prompt_cache_read_tokens?: number | null;
+  prompt_cache_write_tokens?: number | null;
+  prompt_cache_miss_tokens?: number | null;
+  prompt_audio_tokens?: number | null;
+  completion_audio_tokens?: number | null;
+  /** Mistral: seconds of audio in the prompt (a duration, not a count). */
+  prompt_audio_seconds?: number | null;
+  /** Gemini: prompt tokens spent on tool declarations. */
+  tool_use_prompt_tokens?: number | null;
+  accepted_prediction_tokens?: number | null;
+  rejected_prediction_tokens?: number | null;
+}
+
+/**
+ * Speculative decoding acceptance of one request, engine-neutral. `histogram[j]` is the number of
+ * verify steps that accepted exactly j draft tokens, so sum(histogram) = steps and
+ * sum(j · histogram[j]) = accepted_draft_tokens.
+ */
+export interface SpecDecodeRecord {
+  steps: number;
+  accepted_draft_tokens: number;
+  draft_tokens: number;
+  histogram: number[];
 }
 
 /** One parsed response (SSE event or whole body). */
@@ -102,6 +163,14 @@ export interface MetricRecord {
   input_tokens: number | null;
   output_tokens: number | null;
   reasoning_tokens: number | null;
+  /** The server's usage (last reported), whatever the token-count source. Absent: unknown. */
+  usage?: Usage | null;
+  /** Requested output length (max_tokens) of the turn, or null when none was asked. */
+  requested_osl?: number | null;
+  /** --per-chunk-usage: server-reported cumulative completion tokens through the first token-bearing chunk. */
+  first_chunk_tokens?: number | null;
+  spec_decode?: SpecDecodeRecord | null;
+  trace?: HttpTrace | null;
   /** When the schedule wanted the request sent (rate and replay modes); null/absent in closed loop. */
   targeted_start_ns?: bigint | null;
   /** True when the request was sent at a trace timestamp (fixed-schedule replay). */

@@ -1,12 +1,15 @@
-// Maps HTTP statuses and transport failures onto the record error types.
+// Maps HTTP statuses and transport failures onto the record error types. The types follow the
+// error.type table of the AIPerf reference (timeout, http_5xx, http_4xx, parse_error, cancelled,
+// anything else `_OTHER`), plus two of ours that name common causes more precisely: `connection`
+// (the socket failed: refused, reset, closed, DNS, TLS) and `sse_error` (an error event in a stream).
 import type { RecordError } from '../records/types.js';
 
 export function statusError(status: number, body: string): RecordError | null {
   if (status >= 200 && status < 300) return null;
   const snippet = body.length > 300 ? body.slice(0, 300) + '…' : body;
   return {
-    // Non-2xx below 500 (including unexpected 1xx/3xx) is a client-side class error.
-    type: status >= 500 ? 'http_5xx' : 'http_4xx',
+    // Only 4xx and 5xx are the http_* types; an unexpected 1xx/3xx (or a status beyond 599) is _OTHER.
+    type: status >= 500 && status < 600 ? 'http_5xx' : status >= 400 && status < 500 ? 'http_4xx' : '_OTHER',
     message: `HTTP ${status}${snippet ? `: ${snippet}` : ''}`,
     http_status: status,
   };
@@ -22,7 +25,15 @@ export function transportError(err: unknown, httpStatus: number | null): RecordE
   if (e?.name === 'RequestTimeoutError' || TIMEOUT_CODES.has(code)) return { type: 'timeout', message, http_status: httpStatus };
   if (e?.name === 'RequestCancelledError' || code === 'UND_ERR_ABORTED' || e?.name === 'AbortError')
     return { type: 'cancelled', message, http_status: httpStatus };
-  return { type: 'connection', message, http_status: httpStatus };
+  if (isConnectionFailure(code)) return { type: 'connection', message, http_status: httpStatus };
+  return { type: '_OTHER', message, http_status: httpStatus };
+}
+
+const UNDICI_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+
+/** A socket-level failure: an errno name (ECONNREFUSED, ECONNRESET, ENOTFOUND, …), undici's socket errors, TLS. */
+function isConnectionFailure(code: string): boolean {
+  return /^E[A-Z0-9_]+$/.test(code) || UNDICI_SOCKET_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_');
 }
 
 export class RequestTimeoutError extends Error {

@@ -7,6 +7,7 @@ import type { Credit, RawRecord, RecordError } from '../records/types.js';
 import { RequestCancelledError, RequestTimeoutError, statusError, transportError } from './classify.js';
 import { frameSse } from './sse.js';
 import { StampColumn } from './stamps.js';
+import { UndiciTracer } from './undici-trace.js';
 import type { PreparedRequest, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
@@ -14,6 +15,8 @@ export interface UndiciTransportOptions {
   /** Pool size; null: no limit (open-loop runs open what their schedule needs). */
   connections: number | null;
   requestTimeoutMs: number;
+  /** Collect HttpTrace stamps (diagnostics channels + socket events); default true. */
+  trace?: boolean;
 }
 
 interface InFlight {
@@ -26,11 +29,13 @@ export class UndiciTransport implements Transport {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly inFlight = new Set<InFlight>();
+  private readonly tracer: UndiciTracer | null;
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
     this.origin = u.origin;
     this.basePath = u.pathname.replace(/\/+$/, '');
+    this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.pool = new Pool(this.origin, {
       connections: opts.connections,
       pipelining: 1,
@@ -39,7 +44,7 @@ export class UndiciTransport implements Transport {
       // Our own timer enforces --request-timeout-seconds over the whole request.
       headersTimeout: 0,
       bodyTimeout: 0,
-      connect: { timeout: 30_000 },
+      connect: this.tracer ? this.tracer.connector({ timeout: 30_000 }) : { timeout: 30_000 },
     });
   }
 
@@ -52,6 +57,9 @@ export class UndiciTransport implements Transport {
       let controller: Dispatcher.DispatchController | null = null;
       let pendingAbort: Error | null = null;
       let done = false;
+      // Traces are matched to undici's events by X-Request-ID; a request without one is not traced.
+      const requestId = req.headers['x-request-id'];
+      const traceState = this.tracer && requestId ? this.tracer.begin(requestId) : null;
 
       const finish = (end_ns: bigint, error: RecordError | null) => {
         if (done) return;
@@ -59,7 +67,9 @@ export class UndiciTransport implements Transport {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         this.inFlight.delete(handle);
-        resolve(this.buildRecord(credit, req, start_ns, end_ns, status, chunks, stamps, bytesReceived, error));
+        const record = this.buildRecord(credit, req, start_ns, end_ns, status, chunks, stamps, bytesReceived, error);
+        if (traceState) record.trace = this.tracer!.end(traceState, stamps.length);
+        resolve(record);
       };
       const handle: InFlight = {
         abort: (reason) => {
@@ -172,6 +182,7 @@ export class UndiciTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.tracer?.close();
     await this.pool.close();
   }
 }

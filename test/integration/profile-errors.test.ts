@@ -33,8 +33,11 @@ describe('bad server responses become error records; the run goes on', () => {
     for (const e of errs) {
       expect(e.error.type).toBe(type);
       expect(e.error.http_status).toBe(status);
-      expect(e.metrics).toEqual({});
+      // An error record carries only the error metrics: its prompt length (error_isl).
+      expect(Object.keys(e.metrics)).toEqual(['error_isl']);
+      expect(e.metrics.error_isl.value).toBe(128);
     }
+    expect(json.metrics.total_error_isl.avg).toBe(4 * 128);
     expect(recs.filter((x) => x.status === 'ok')).toHaveLength(8);
     expect(json.counts).toEqual({ issued: 12, succeeded: 8, errored: 4, cancelled: 0 });
     expect(json.metrics.error_request_count.avg).toBe(4);

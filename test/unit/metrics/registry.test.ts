@@ -5,6 +5,14 @@ import { streamingMetrics } from '../../../src/metrics/streaming.js';
 import { tokenRecordMetrics, tokenRunMetrics } from '../../../src/metrics/tokens.js';
 import { reasoningRecordMetrics, reasoningRunMetrics } from '../../../src/metrics/reasoning.js';
 import { generalRecordMetrics, generalRunMetrics } from '../../../src/metrics/general.js';
+import { usageRecordMetrics, usageRunMetrics } from '../../../src/metrics/usage.js';
+import { usageDiscrepancyRecordMetrics, usageDiscrepancyRunMetrics } from '../../../src/metrics/usage-discrepancy.js';
+import { oslMismatchRecordMetrics, oslMismatchRunMetrics } from '../../../src/metrics/osl-mismatch.js';
+import { specDecodeRecordMetrics, specDecodeRunMetrics } from '../../../src/metrics/spec-decode.js';
+import { goodputRunMetrics } from '../../../src/metrics/goodput.js';
+import { errorRecordMetrics, errorRunMetrics } from '../../../src/metrics/error-metrics.js';
+import { networkRtt } from '../../../src/metrics/network.js';
+import { httpTraceRecordMetrics } from '../../../src/metrics/http-trace.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -70,6 +78,19 @@ describe('default catalogue', () => {
       ...reasoningRunMetrics,
       ...generalRecordMetrics,
       ...generalRunMetrics,
+      ...usageRecordMetrics,
+      ...usageRunMetrics,
+      ...usageDiscrepancyRecordMetrics,
+      ...usageDiscrepancyRunMetrics,
+      ...oslMismatchRecordMetrics,
+      ...oslMismatchRunMetrics,
+      ...specDecodeRecordMetrics,
+      ...specDecodeRunMetrics,
+      ...goodputRunMetrics,
+      ...errorRecordMetrics,
+      ...errorRunMetrics,
+      networkRtt,
+      ...httpTraceRecordMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -105,6 +126,50 @@ describe('default catalogue', () => {
         'min_request_timestamp',
         'max_response_timestamp',
         'benchmark_duration',
+        // Usage fields, discrepancy, OSL mismatch, spec decode, goodput, errors, network, HTTP trace.
+        ...[
+          'prompt_tokens', 'completion_tokens', 'total_tokens', 'reasoning_tokens', 'prompt_cache_read_tokens',
+          'prompt_cache_write_tokens', 'prompt_cache_miss_tokens', 'prompt_audio_tokens', 'completion_audio_tokens',
+          'prompt_audio_seconds', 'tool_use_prompt_tokens', 'accepted_prediction_tokens', 'rejected_prediction_tokens',
+        ].flatMap((f) => [`usage_${f}`, `total_usage_${f}`]),
+        'overall_usage_prompt_cache_read_pct',
+        'usage_prompt_tokens_diff_pct',
+        'usage_completion_tokens_diff_pct',
+        'usage_reasoning_tokens_diff_pct',
+        'usage_discrepancy_count',
+        'osl_mismatch_diff_pct',
+        'osl_mismatch_count',
+        'spec_decode_acceptance_length',
+        'spec_decode_token_weighted_acceptance_length',
+        'spec_decode_draft_acceptance_rate',
+        'spec_decode_overall_draft_acceptance_rate',
+        'spec_decode_accepted_per_verified',
+        'spec_decode_steps',
+        'spec_decode_accepted_draft_tokens',
+        'spec_decode_draft_tokens',
+        'total_spec_decode_steps',
+        'total_accepted_draft_tokens',
+        'total_draft_tokens',
+        'good_request_count',
+        'good_request_fraction',
+        'goodput',
+        'error_isl',
+        'total_error_isl',
+        'network_rtt',
+        'http_req_blocked',
+        'http_req_dns_lookup',
+        'http_req_connecting',
+        'http_req_sending',
+        'http_req_waiting',
+        'http_req_receiving',
+        'http_req_duration',
+        'http_req_connection_overhead',
+        'http_req_total',
+        'http_req_data_sent',
+        'http_req_data_received',
+        'http_req_connection_reused',
+        'http_req_chunks_sent',
+        'http_req_chunks_received',
       ]),
     );
   });

@@ -10,7 +10,8 @@ describe('error classification', () => {
     [429, 'http_4xx'],
     [500, 'http_5xx'],
     [503, 'http_5xx'],
-    [302, 'http_4xx'],
+    [302, '_OTHER'],
+    [101, '_OTHER'],
   ])('status %i → %s', (status, type) => {
     const e = statusError(status, '{"error":"x"}');
     expect(e?.type ?? null).toBe(type);
@@ -28,6 +29,13 @@ describe('error classification', () => {
     [Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }), 'connection'],
     [Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'connection'],
     [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'connection'],
+    [Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' }), 'connection'],
+    [Object.assign(new Error('socket closed'), { code: 'UND_ERR_CLOSED' }), 'connection'],
+    [Object.assign(new Error('bad cert'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }), 'connection'],
+    // Anything the reference's error.type table does not name is _OTHER.
+    [Object.assign(new Error('invalid arg'), { code: 'UND_ERR_INVALID_ARG' }), '_OTHER'],
+    [new Error('no code at all'), '_OTHER'],
+    ['a thrown string', '_OTHER'],
   ])('%s → %s', (err, type) => {
     expect(transportError(err, null).type).toBe(type);
   });
