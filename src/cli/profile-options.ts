@@ -46,6 +46,11 @@ export const profileOptions: Record<string, Options> = {
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },
   'export-level': { type: 'string', choices: ['summary', 'records', 'raw'], group: G_OUT, describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads' },
   ui: { type: 'string', choices: ['auto', 'none'], group: G_OUT, describe: 'live progress line on a terminal (auto) or none' },
+  'histogram-significant-digits': {
+    type: 'number',
+    group: G_OUT,
+    describe: `precision of the HDR histograms behind every distribution, 1-5 (default ${DEFAULTS.histogram_significant_digits}: percentiles within 0.1 %); written to histograms.json`,
+  },
   'per-chunk-usage': {
     type: 'boolean',
     group: G_METRICS,

@@ -79,6 +79,8 @@ export interface RunConfig {
   readonly artifact_dir: string | null;
   readonly export_level: ExportLevel;
   readonly ui: UiMode;
+  /** --histogram-significant-digits: precision (1–5) of the HDR histograms behind every distribution. */
+  readonly histogram_significant_digits: number;
 
   /** --transport: undici, the native engine (plain http:// only), or auto (native whenever it can serve the URL). */
   readonly transport: 'auto' | 'undici' | 'native';

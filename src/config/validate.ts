@@ -35,6 +35,7 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags {
   'artifact-dir'?: string;
   'export-level'?: string;
   ui?: string;
+  'histogram-significant-digits'?: number;
   'mock-ttft-ms'?: number;
   'mock-itl-ms'?: number;
   transport?: string;
@@ -235,8 +236,16 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
+    histogram_significant_digits: histogramDigits(f['histogram-significant-digits']),
     ...transportSettings(f, url, env),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
+}
+
+/** --histogram-significant-digits: an integer from 1 to 5 (HdrHistogram's range; 0 would be too coarse to report). */
+function histogramDigits(v: number | undefined): number {
+  const digits = intAtLeast('histogram-significant-digits', v, 1, DEFAULTS.histogram_significant_digits);
+  if (digits > 5) bad('histogram-significant-digits', `must be at most 5, got ${digits}`);
+  return digits;
 }

@@ -1,9 +1,10 @@
-// Writes the summary artifacts (profile_export.json and .csv) into the artifact dir.
+// Writes the summary artifacts (profile_export.json and .csv, and histograms.json) into the artifact dir.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { MetricsSummary } from '../metrics/summary.js';
 import { renderCsv } from './csv.js';
 import { stringifyWithBigInt } from './format.js';
+import { writeHistogramsJson } from './histograms.js';
 import { buildProfileExport, type ProfileExportMeta } from './json.js';
 
 export const PROFILE_JSON = 'profile_export.json';
@@ -16,5 +17,6 @@ export async function writeSummaryArtifacts(dir: string, summary: MetricsSummary
   const csv = path.join(dir, PROFILE_CSV);
   await fs.writeFile(json, stringifyWithBigInt(buildProfileExport(summary, meta), 2) + '\n');
   await fs.writeFile(csv, renderCsv(summary));
-  return [json, csv];
+  const histograms = await writeHistogramsJson(dir, summary);
+  return histograms ? [json, csv, histograms] : [json, csv];
 }

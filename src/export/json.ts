@@ -86,6 +86,7 @@ export function buildProfileExport(summary: MetricsSummary, meta: ProfileExportM
   if (summary.pooled_spec_decode_acceptance_histogram) {
     out.pooled_spec_decode_acceptance_histogram = { ...summary.pooled_spec_decode_acceptance_histogram };
   }
+  if (summary.histogram_significant_digits !== undefined) out.histogram_significant_digits = summary.histogram_significant_digits;
   // Extras never overwrite the fixed sections.
   for (const [k, v] of Object.entries(meta.extra ?? {})) if (!(k in out)) out[k] = v;
   return out;

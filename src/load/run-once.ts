@@ -167,7 +167,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     await telemetry?.stop();
   }
 
-  const summary = summarize(records, { gpuEnergy: gpu?.gpuEnergy, metricOptions: await catalogue.metricOptions(env.log) });
+  const summary = summarize(records, {
+    gpuEnergy: gpu?.gpuEnergy,
+    metricOptions: await catalogue.metricOptions(env.log),
+    significantDigits: cfg.histogram_significant_digits,
+  });
   const degraded = findMetric(summary, 'replay_sched_degraded');
   if (degraded?.kind === 'single' && degraded.stats.avg === 1) {
     const ms = (tag: string) => {
