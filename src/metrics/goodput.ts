@@ -84,6 +84,18 @@ export function isGoodRequest(record: Pick<ProcessedRecord, 'status' | 'metrics'
   return true;
 }
 
+/**
+ * A ready-made predicate over finished records for code that judges requests as they complete
+ * (e.g. a sweep stopping once a point misses its SLO): `--goodput` as parsed into the run config.
+ */
+export function goodRequestPredicate(
+  slos: readonly SloSpec[],
+  registry: MetricRegistry,
+): (record: Pick<ProcessedRecord, 'status' | 'metrics'>) => boolean {
+  const resolved = resolveSlos(slos, registry);
+  return (record) => isGoodRequest(record, resolved);
+}
+
 const GOODPUT = MetricFlag.GOODPUT;
 
 export const goodRequestCount: RunMetricDef = {
