@@ -8,8 +8,8 @@ import type { RunConfig } from '../config/types.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
-import { runOnce } from '../load/run-once.js';
-import { runSweep } from '../load/sweep.js';
+import { prepareRun, runOnce } from '../load/run-once.js';
+import { checkSweep, runSweep } from '../load/sweep.js';
 import { SWEEP_CSV } from '../load/sweep-summary.js';
 import { renderSweepTable } from '../load/sweep-table.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
@@ -61,8 +61,11 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   const control = new RunControl();
   const offInterrupt = onInterrupt(control, cfg.load.grace_period_s);
   try {
-    // Bad input (a tokenizer that does not load) fails before anything is started.
+    // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
+    // dataset) fails before anything is started.
     const tokenizer = await loadTokenizer(cfg.tokenizer ?? undefined);
+    const prepared = cfg.load.sweep === null ? await prepareRun(cfg, tokenizer, log) : null;
+    if (cfg.load.sweep !== null) await checkSweep(cfg, tokenizer, log);
     let baseUrl: string;
     if (cfg.url === null) {
       mock = await spawnMock(mockArgs(cfg));
@@ -91,7 +94,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       return;
     }
 
-    const run = await runOnce(cfg, env);
+    const run = await runOnce(cfg, { ...env, prepared: prepared! });
     const { summary } = run;
     process.stdout.write('\n' + renderConsole(summary, { color: process.stdout.isTTY === true, width: process.stdout.columns || undefined, showTraceTiming: cfg.metrics.show_trace_timing }) + '\n');
     const c = summary.counts;

@@ -1,11 +1,12 @@
 // Closed loop: N slots, each issues its next credit the moment its last request settles.
-// With a ramp, slot k opens at k/N of the ramp duration. Sessions in think time hold no slot:
-// a slot takes a continuation whose think time is over first, else starts a new conversation.
+// With a ramp, slot k opens at k/N of the ramp duration. A slot is a user: it runs one session
+// at a time, turn after turn, waiting out the think time between them (so a multi-turn run at
+// concurrency N has N conversations going, at most N requests in flight), then starts the next.
 import type { RunControl } from './control.js';
 import type { CreditIssuer } from './issuer.js';
 import { type IssueResult, type LabelListener, PhaseWindow } from './phase-window.js';
 import { slotOpensAtNs } from './ramp.js';
-import type { SessionFeeder } from './sessions.js';
+import type { SessionFeeder, Ticket } from './sessions.js';
 import { waitUntil } from './timer.js';
 import type { PhaseSpec } from './types.js';
 
@@ -28,12 +29,23 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
   const slot = async (k: number): Promise<void> => {
     const opensAt = slotOpensAtNs(k, concurrency, rampNs);
     if (opensAt > 0 && !(await waitUntil(start + BigInt(opensAt), control))) return;
+    // The session's next turn, once this slot's last request settled.
+    // (Typed through `as`: it is set in a callback, which TypeScript's narrowing does not follow.)
+    let pending = null as { ticket: Ticket; readyAt: bigint } | null;
     for (;;) {
-      const now = process.hrtime.bigint();
-      const label = win.take(now);
-      if (label === null) return;
+      if (pending && !(await waitUntil(pending.readyAt, control))) {
+        feeder.drop(pending.ticket);
+        return;
+      }
+      const label = win.take(process.hrtime.bigint());
+      if (label === null) {
+        if (pending) feeder.drop(pending.ticket);
+        return;
+      }
+      const ticket = pending?.ticket ?? feeder.nextNew();
+      pending = null;
       await issuer.issueNow({
-        ticket: feeder.next(now),
+        ticket,
         phase: label.label,
         counters: label.counters,
         targetedNs: null,
@@ -41,7 +53,7 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
           const next = feeder.settle(t, r, end);
           if (next) {
             if (win.closed) feeder.drop(next.ticket);
-            else feeder.defer(next.ticket, next.readyAt);
+            else pending = next;
           }
         },
       });

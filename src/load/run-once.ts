@@ -25,7 +25,7 @@ import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import type { ProgressLine } from '../ui/progress.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from './benchmark.js';
 import type { RunControl } from './control.js';
-import { buildPlan, type LoadMode } from './plan.js';
+import { buildPlan, type LoadMode, type ResolvedPlan } from './plan.js';
 
 export interface RunEnv {
   /** The server (or the mock started for the run). */
@@ -36,6 +36,8 @@ export interface RunEnv {
   dir: string;
   /** The conversations to send; default: the dataset the config describes. */
   source?: ConversationSource;
+  /** A source and plan already checked (prepareRun), so bad input surfaced before anything started. */
+  prepared?: PreparedRun;
   log(msg: string): void;
   progress?: ProgressLine | null;
   /** Extra top-level fields for profile_export.json (e.g. the sweep point). */
@@ -74,12 +76,25 @@ function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   };
 }
 
+export interface PreparedRun {
+  source: ConversationSource;
+  resolved: ResolvedPlan;
+}
+
+/**
+ * The run's source and plan. Everything that can be wrong with the dataset, or with the flags
+ * given that dataset, is raised here (InvalidArgumentError / InvalidFileError), before any request.
+ */
+export async function prepareRun(cfg: RunConfig, tokenizer: TextTokenizer, log: (msg: string) => void, source?: ConversationSource): Promise<PreparedRun> {
+  // A fresh source per run, so every sweep point sends the same conversations in the same order.
+  const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
+  return { source: src, resolved: buildPlan(cfg, src) };
+}
+
 export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> {
   const secrets = [cfg.api_key, ...Object.values(cfg.headers)];
-  // A fresh source per run, so every sweep point sends the same conversations in the same order.
-  const source = env.source ?? (await createConversationSource(cfg, env.tokenizer, { log: env.log }));
-  // Everything that can be wrong with the flags given this source is raised here, before any request.
-  const { plan, mode, connections, replay } = buildPlan(cfg, source);
+  const { source, resolved } = env.prepared ?? (await prepareRun(cfg, env.tokenizer, env.log, env.source));
+  const { plan, mode, connections, replay } = resolved;
   if (replay) {
     if (replay.outOfOrder > 0) env.log(`warning: ${replay.outOfOrder} trace entries are out of time order; replaying in time order`);
     if (replay.missingTimestamp > 0) env.log(`warning: ${replay.missingTimestamp} conversations have no timestamp; sent at the schedule start`);

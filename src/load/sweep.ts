@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { RunConfig } from '../config/types.js';
 import { findMetric, type MetricsSummary } from '../metrics/summary.js';
 import { LOAD_DEFAULTS, type LoadConfig } from './config.js';
-import { runOnce, type RunEnv, type RunOutcome } from './run-once.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
+import { prepareRun, runOnce, type RunEnv, type RunOutcome } from './run-once.js';
 import { type SweepRow, sweepRow, writeSweepSummary } from './sweep-summary.js';
 
 export type PointStrategy = 'synchronous' | 'throughput' | 'concurrency' | 'rate';
@@ -94,6 +95,12 @@ export const goodFractionFromSummary: GoodFraction = (summary) => {
   if (m?.kind !== 'single') return null;
   return m.unit === 'percent' ? m.stats.avg / 100 : m.stats.avg;
 };
+
+/** Raises the bad input a sweep would hit at its first point (dataset, flag conflicts), before anything starts. */
+export async function checkSweep(cfg: RunConfig, tokenizer: TextTokenizer, log: (msg: string) => void): Promise<void> {
+  const first = nextPoint(cfg.load, []);
+  if (first) await prepareRun(pointConfig(cfg, first), tokenizer, log);
+}
 
 export interface SweepOutcome {
   rows: SweepRow[];

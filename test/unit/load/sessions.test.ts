@@ -87,14 +87,23 @@ describe('buildTurn', () => {
 describe('sessions under load', () => {
   const convs = [threeTurns('u', 30), threeTurns('v', 30), threeTurns('w', 30)];
 
-  it('closed loop: turns never overlap, carry the history and wait the think time', async () => {
+  it('closed loop: a slot runs one session at a time; turns never overlap, carry the history and wait the think time', async () => {
     const t = fakeTransport(() => 10);
     const spec: PhaseSpec = { phase: 'profiling', mode: { kind: 'concurrency', concurrency: 2, rampNs: null }, requestCount: 18, durationNs: null, cooldownNs: null };
     const r = await runBenchmark({ warmup: null, profiling: spec, graceNs: null, cancellation: null }, listSource(convs), t.hooks, new RunControl());
     expect(t.sent).toHaveLength(18);
-    // A session in think time holds no slot, so new conversations start meanwhile; some finish within 18 requests.
-    expect(checkSessions(t.sent, 30)).toBeGreaterThanOrEqual(1);
-    expect(r.profiling!.sessions.started).toBe(bySession(t.sent).size);
+    expect(t.peak).toBe(2);
+    // 18 requests, 2 users, 3 turns each: 6 whole conversations.
+    expect(checkSessions(t.sent, 30)).toBe(6);
+    expect(r.profiling!.sessions).toEqual({ started: 6, completed: 6, abandoned: 0 });
+  });
+
+  it('closed loop: a session cut short by the count is abandoned, not left waiting', async () => {
+    const t = fakeTransport(() => 5);
+    const spec: PhaseSpec = { phase: 'profiling', mode: { kind: 'concurrency', concurrency: 2, rampNs: null }, requestCount: 4, durationNs: null, cooldownNs: null };
+    const r = await runBenchmark({ warmup: null, profiling: spec, graceNs: null, cancellation: null }, listSource(convs), t.hooks, new RunControl());
+    expect(t.sent).toHaveLength(4);
+    expect(r.profiling!.sessions).toEqual({ started: 2, completed: 0, abandoned: 2 });
   });
 
   it('open loop: a tick sends a ready continuation before a new conversation', async () => {
