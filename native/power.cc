@@ -172,7 +172,8 @@ std::vector<PolledDevice> PowerPoller::Devices() const {
 }  // namespace servebench
 
 // ---------------------------------------------------------------------------------------------
-// JS binding
+// JS binding (left out of a core-only build: -DSERVEBENCH_POWER_CORE_ONLY)
+#ifndef SERVEBENCH_POWER_CORE_ONLY
 #include <napi.h>
 
 namespace servebench {
@@ -356,3 +357,4 @@ void RegisterPower(Napi::Env env, Napi::Object exports) {
 }
 
 }  // namespace servebench
+#endif  // SERVEBENCH_POWER_CORE_ONLY

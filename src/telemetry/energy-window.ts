@@ -1,8 +1,10 @@
 // Energy and power of one GPU over the profiling window, from its time series.
 //
 // Counter path: the total-energy counter is cumulative, so the energy in [start, end] is its
-// increase. Consecutive valid samples are chained and a negative step (a counter reset: driver
-// reload, DCGM restart) counts as 0, so a reset loses at most one interval. NaN samples are
+// increase. Consecutive valid samples are chained; a negative step is never counted as negative.
+// When the counter fell to under half its previous value it restarted from zero (driver reload):
+// the step counts the new value, the energy since the restart, so a reset loses only the part of
+// one interval before it. A smaller backward step (sensor jitter) counts as 0. NaN samples are
 // skipped. Both ends are interpolated linearly between the samples around them; the sample after
 // `end` is used only if it lands within `grace` (the reference's FINAL_SCRAPE_GRACE), so
 // cooldown samples cannot leak in.
@@ -50,14 +52,20 @@ function covers(pts: readonly Point[], spanNs: number): boolean {
   return pts.length >= 2 && pts[pts.length - 1].x > 0 && pts[0].x < spanNs;
 }
 
+/** The energy one counter step adds: the increase; after a restart from zero, the new value; else 0. */
+export function counterStep(prev: number, next: number): number {
+  if (next >= prev) return next - prev;
+  return next >= 0 && next < prev / 2 ? next : 0;
+}
+
 /** Energy (J) from a cumulative counter (J); undefined when fewer than two valid samples overlap the window. */
 export function counterEnergyJ(t: BigInt64Array, counterJ: Float64Array, w: TimeWindow, graceNs: bigint): number | undefined {
   const raw = pointsAround(t, counterJ, w, graceNs);
   const span = Number(w.end_ns - w.start_ns);
   if (!covers(raw, span)) return undefined;
-  // Unwrap: chain the increases, resets clamped to 0.
+  // Unwrap: chain the increases; see the header for how a backward step counts.
   const pts: Point[] = [{ x: raw[0].x, y: 0 }];
-  for (let i = 1; i < raw.length; i++) pts.push({ x: raw[i].x, y: pts[i - 1].y + Math.max(0, raw[i].y - raw[i - 1].y) });
+  for (let i = 1; i < raw.length; i++) pts.push({ x: raw[i].x, y: pts[i - 1].y + counterStep(raw[i - 1].y, raw[i].y) });
   return at(pts, span) - at(pts, 0);
 }
 

@@ -4,9 +4,12 @@ import { native, type NativePowerPoller, type PowerBatch, type PowerDeviceStatus
 import { GpuSeries } from './series.js';
 import type { GpuVendor, SeriesField } from './types.js';
 
-/** How often JS empties the ring buffer; the ring holds far more than this many ticks. */
-const DRAIN_EVERY_MS = 200;
-/** Ring size: at the 1 ms minimum interval and 16 GPUs this is still over 4 s between drains. */
+/**
+ * How often JS empties the ring buffer. Each drain costs a few typed arrays; once a second keeps
+ * that well under the thread's own cost (bench/power.bench.js).
+ */
+const DRAIN_EVERY_MS = 1000;
+/** Ring size: at the 1 ms minimum interval and 16 GPUs it still holds 4 s, four drains' worth. */
 const RING_CAPACITY = 1 << 16;
 
 const SCALE: Partial<Record<SeriesField, number>> = { power_w: 1e-3, energy_j: 1e-3 };

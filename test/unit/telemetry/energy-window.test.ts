@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterEnergyJ, gpuWindowEnergy, integratedEnergyJ, meanPowerW } from '../../../src/telemetry/energy-window.js';
+import { counterEnergyJ, counterStep, gpuWindowEnergy, integratedEnergyJ, meanPowerW } from '../../../src/telemetry/energy-window.js';
 
 const MS = 1_000_000n;
 const T0 = 5_000_000_000_000n; // an arbitrary monotonic origin
@@ -20,15 +20,25 @@ describe('counterEnergyJ', () => {
     expect(counterEnergyJ(t, e, win(10, 1010), 100n * MS)).toBeCloseTo(300, 9);
   });
 
-  it('clamps a reset (negative step) to zero and keeps counting after it', () => {
+  it('counts a reset step as the energy since the restart, and keeps counting after it', () => {
     const t = stamps(0, 1000, 100);
-    // 0.1 J/ms until 500 ms; the counter restarts from 0 at 550 ms.
+    // 0.1 J/ms; the counter restarts from 0 at 550 ms.
     const e = Float64Array.from(t, (x) => {
       const ms = Number(x - T0) / 1e6;
       return ms < 550 ? 5000 + 0.1 * ms : 0.1 * (ms - 550);
     });
-    // Steps: 0..500 = 50 J, 500->600 clamped to 0, 600..1000 = 40 J (counter 5 -> 45).
-    expect(counterEnergyJ(t, e, win(0, 1000), 0n)).toBeCloseTo(90, 9);
+    // Steps: 0..500 = 50 J; 500->600 = 5 J (the new value: 550..600); 600..1000 = 40 J.
+    // Only 500..550 (5 J) is lost.
+    expect(counterEnergyJ(t, e, win(0, 1000), 0n)).toBeCloseTo(95, 9);
+  });
+
+  it('never counts a small backward step (jitter) as negative or as a restart', () => {
+    expect(counterStep(100, 130)).toBe(30);
+    expect(counterStep(1000, 999.5)).toBe(0);
+    expect(counterStep(1000, 20)).toBe(20);
+    expect(counterStep(1000, -5)).toBe(0);
+    const t = stamps(0, 300, 100);
+    expect(counterEnergyJ(t, Float64Array.from([1000, 1010, 1009, 1020]), win(0, 300), 0n)).toBeCloseTo(21, 9);
   });
 
   it('skips NaN samples (nearest valid neighbours)', () => {
