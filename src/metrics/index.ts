@@ -2,7 +2,8 @@
 export { computeRecordMetrics, summarize, type SummarizeOptions } from './compute.js';
 export { defaultRegistry, defaultMetricDefs } from './catalogue.js';
 export { MetricRegistry } from './registry.js';
-export { distributionStats, percentileSorted, PERCENTILES, type PercentileKey } from './stats.js';
+export { distributionStats, histogramStats, percentileSorted, PERCENTILES, type PercentileKey } from './stats.js';
+export { MetricHistogram, histogramScale, type HistogramExport, type MetricHistogramOptions } from './histogram.js';
 export type {
   DistributionResult,
   DistributionStats,
