@@ -15,7 +15,8 @@ describe('buildProfileExport', () => {
   const out = buildProfileExport(sampleSummary(), meta);
 
   it('has the documented top-level sections', () => {
-    expect(Object.keys(out)).toEqual(['schema_version', 'metrics', 'counts', 'config', 'run', 'tool']);
+    expect(Object.keys(out)).toEqual(['schema_version', 'metrics', 'counts', 'config', 'run', 'histogram_significant_digits', 'tool']);
+    expect(out.histogram_significant_digits).toBe(3);
     expect(out.counts).toEqual({ issued: 3, succeeded: 2, errored: 1, cancelled: 0 });
     expect(out.config).toEqual(meta.config);
     expect(out.run).toBe(meta.run);
@@ -31,7 +32,9 @@ describe('buildProfileExport', () => {
     expect(ttft.min).toBe(1000);
     expect(ttft.max).toBe(3000);
     expect(ttft.std).toBe(1000);
-    expect(ttft.p50).toBe(2000);
+    // HDR nearest rank ⌈0.5 · 2⌉ = 1: the 1000 ms value, reported as the top of its 2^19-ns bucket
+    // [1907 · 2^19, 1908 · 2^19) ns: 1 000 341 503 ns.
+    expect(ttft.p50).toBeCloseTo(1000.341503, 6);
     expect(ttft.count).toBe(2);
   });
 
