@@ -30,6 +30,15 @@ const PROMPT_DETAILS = ['prompt_tokens_details', 'input_tokens_details'];
 const COMPLETION_DETAILS = ['completion_tokens_details', 'output_tokens_details'];
 const DISJOINT_INPUT_KEYS = new Set(['input_tokens', 'inputTokens']);
 const DISJOINT_CACHE_KEYS = ['cache_read_input_tokens', 'cache_creation_input_tokens', 'cacheReadInputTokens', 'cacheWriteInputTokens'];
+const PROMPT_KEYS = ['prompt_tokens', 'input_tokens', 'promptTokenCount', 'inputTokens'];
+const COMPLETION_KEYS = ['completion_tokens', 'output_tokens', 'candidatesTokenCount', 'outputTokens'];
+const TOTAL_KEYS = ['total_tokens', 'totalTokenCount', 'totalTokens'];
+const THOUGHTS_KEYS = ['thoughtsTokenCount'];
+const CACHE_READ_KEYS = ['cache_read_input_tokens', 'prompt_cache_hit_tokens', 'cachedContentTokenCount', 'cacheReadInputTokens'];
+const CACHE_WRITE_KEYS = ['cache_creation_input_tokens', 'cacheWriteInputTokens'];
+const CACHE_MISS_KEYS = ['prompt_cache_miss_tokens'];
+const AUDIO_SECONDS_KEYS = ['prompt_audio_seconds'];
+const TOOL_USE_KEYS = ['toolUsePromptTokenCount'];
 
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,13 +50,14 @@ function describe(v: unknown): string {
 }
 
 /**
- * A present value checked for its kind: the number, or null (with a one-time warning naming `path`)
- * when it has the wrong type. JSON null means "not reported" and is not warned about.
+ * A present value checked for its kind: the number, or null (with a one-time warning naming the
+ * field, `usage.<outer>.<inner>`) when it has the wrong type. JSON null means "not reported" and is
+ * not warned about. The field name is only built for a warning: this runs on every usage payload.
  */
-function checked(v: unknown, path: string, kind: Kind): number | null {
+function checked(v: unknown, kind: Kind, outer: string, inner?: string): number | null {
   if (v === null) return null;
-  const ok = typeof v === 'number' && Number.isFinite(v) && v >= 0 && (kind === 'seconds' || Number.isInteger(v));
-  if (ok) return v as number;
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && (kind === 'seconds' || Number.isInteger(v))) return v;
+  const path = inner === undefined ? `usage.${outer}` : `usage.${outer}.${inner}`;
   const want = kind === 'count' ? 'a non-negative integer' : 'a non-negative number';
   warnOnce(
     `usage:${path}`,
@@ -59,7 +69,8 @@ function checked(v: unknown, path: string, kind: Kind): number | null {
 /** The first present top-level synonym: its key and checked value; undefined when none is present. */
 function first(u: Obj, keys: readonly string[], kind: Kind = 'count'): { key: string; value: number | null } | undefined {
   for (const key of keys) {
-    if (key in u && u[key] !== undefined) return { key, value: checked(u[key], `usage.${key}`, kind) };
+    const v = u[key];
+    if (v !== undefined) return { key, value: checked(v, kind, key) };
   }
   return undefined;
 }
@@ -68,7 +79,7 @@ function first(u: Obj, keys: readonly string[], kind: Kind = 'count'): { key: st
 function inDetails(u: Obj, detailsKeys: readonly string[], inner: string): number | null | undefined {
   for (const dk of detailsKeys) {
     const d = u[dk];
-    if (isObj(d) && inner in d && d[inner] !== undefined) return checked(d[inner], `usage.${dk}.${inner}`, 'count');
+    if (isObj(d) && d[inner] !== undefined) return checked(d[inner], 'count', dk, inner);
   }
   return undefined;
 }
@@ -87,22 +98,22 @@ export function parseUsage(raw: unknown): Usage | null {
   if (!isObj(raw)) return null;
   const u = unwrap(raw);
 
-  const prompt = first(u, ['prompt_tokens', 'input_tokens', 'promptTokenCount', 'inputTokens']);
+  const prompt = first(u, PROMPT_KEYS);
   let prompt_tokens = prompt?.value ?? null;
   if (prompt && prompt_tokens !== null && DISJOINT_INPUT_KEYS.has(prompt.key)) {
     let cache = 0;
     let disjoint = false;
     for (const k of DISJOINT_CACHE_KEYS) {
-      if (!(k in u) || u[k] === undefined) continue;
+      if (u[k] === undefined) continue;
       disjoint = true;
-      const v = checked(u[k], `usage.${k}`, 'count');
+      const v = checked(u[k], 'count', k);
       if (v !== null) cache += v;
     }
     if (disjoint) prompt_tokens += cache;
   }
 
-  const thoughts = first(u, ['thoughtsTokenCount']);
-  const completion = first(u, ['completion_tokens', 'output_tokens', 'candidatesTokenCount', 'outputTokens']);
+  const thoughts = first(u, THOUGHTS_KEYS);
+  const completion = first(u, COMPLETION_KEYS);
   let completion_tokens = completion?.value ?? null;
   // Gemini's candidates exclude thoughts; OpenAI's completion_tokens include reasoning.
   if (completion?.key === 'candidatesTokenCount' && completion_tokens !== null && thoughts?.value != null) {
@@ -114,27 +125,32 @@ export function parseUsage(raw: unknown): Usage | null {
   const cacheRead =
     nestedCacheRead !== undefined
       ? nestedCacheRead
-      : first(u, ['cache_read_input_tokens', 'prompt_cache_hit_tokens', 'cachedContentTokenCount', 'cacheReadInputTokens'])?.value;
+      : first(u, CACHE_READ_KEYS)?.value;
 
   const out: Usage = {
     prompt_tokens,
     completion_tokens,
-    total_tokens: first(u, ['total_tokens', 'totalTokenCount', 'totalTokens'])?.value ?? null,
+    total_tokens: first(u, TOTAL_KEYS)?.value ?? null,
     reasoning_tokens: detailsReasoning !== undefined ? detailsReasoning : (thoughts?.value ?? null),
   };
   // The vendor-specific fields are only set when the response had them (most responses have none).
-  const optional: Omit<Usage, 'prompt_tokens' | 'completion_tokens' | 'total_tokens' | 'reasoning_tokens'> = {
-    prompt_cache_read_tokens: cacheRead ?? null,
-    prompt_cache_write_tokens: first(u, ['cache_creation_input_tokens', 'cacheWriteInputTokens'])?.value ?? null,
-    prompt_cache_miss_tokens: first(u, ['prompt_cache_miss_tokens'])?.value ?? null,
-    prompt_audio_tokens: inDetails(u, PROMPT_DETAILS, 'audio_tokens') ?? null,
-    completion_audio_tokens: inDetails(u, COMPLETION_DETAILS, 'audio_tokens') ?? null,
-    prompt_audio_seconds: first(u, ['prompt_audio_seconds'], 'seconds')?.value ?? null,
-    tool_use_prompt_tokens: first(u, ['toolUsePromptTokenCount'])?.value ?? null,
-    accepted_prediction_tokens: inDetails(u, COMPLETION_DETAILS, 'accepted_prediction_tokens') ?? null,
-    rejected_prediction_tokens: inDetails(u, COMPLETION_DETAILS, 'rejected_prediction_tokens') ?? null,
-  };
-  for (const [k, v] of Object.entries(optional)) if (v !== null) (out as unknown as Record<string, number>)[k] = v;
+  if (cacheRead != null) out.prompt_cache_read_tokens = cacheRead;
+  const write = first(u, CACHE_WRITE_KEYS)?.value;
+  if (write != null) out.prompt_cache_write_tokens = write;
+  const miss = first(u, CACHE_MISS_KEYS)?.value;
+  if (miss != null) out.prompt_cache_miss_tokens = miss;
+  const promptAudio = inDetails(u, PROMPT_DETAILS, 'audio_tokens');
+  if (promptAudio != null) out.prompt_audio_tokens = promptAudio;
+  const completionAudio = inDetails(u, COMPLETION_DETAILS, 'audio_tokens');
+  if (completionAudio != null) out.completion_audio_tokens = completionAudio;
+  const seconds = first(u, AUDIO_SECONDS_KEYS, 'seconds')?.value;
+  if (seconds != null) out.prompt_audio_seconds = seconds;
+  const toolUse = first(u, TOOL_USE_KEYS)?.value;
+  if (toolUse != null) out.tool_use_prompt_tokens = toolUse;
+  const accepted = inDetails(u, COMPLETION_DETAILS, 'accepted_prediction_tokens');
+  if (accepted != null) out.accepted_prediction_tokens = accepted;
+  const rejected = inDetails(u, COMPLETION_DETAILS, 'rejected_prediction_tokens');
+  if (rejected != null) out.rejected_prediction_tokens = rejected;
   return out;
 }
 
