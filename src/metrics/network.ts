@@ -7,7 +7,8 @@
 // adjustment: the RTT is not in them.
 import type { DistributionResult, MetricResult, MetricsSummary } from './summary.js';
 import { MetricFlag, type RunMetricDef } from './types.js';
-import { PERCENTILES } from './stats.js';
+
+const LOCATION = /^(avg|min|max|median|mode|p\d[\d.]*)$/;
 
 export const networkRtt: RunMetricDef = {
   kind: 'derived',
@@ -55,9 +56,12 @@ export function applyNetworkAdjustment(summary: MetricsSummary, rttNs: number): 
       if (y < 0) anyClamped = true;
       return Math.max(0, y);
     };
-    const s = m.stats;
-    const stats = { ...s, avg: shift(s.avg), min: shift(s.min), max: shift(s.max) };
-    for (const p of PERCENTILES) stats[`p${p}`] = shift(s[`p${p}`]);
+    // Location statistics move with the RTT (avg, min, max, median/mode and every percentile,
+    // whichever the stats carry); spread and counts (std, variance, count) do not.
+    const stats = { ...m.stats } as DistributionResult['stats'] & Record<string, unknown>;
+    for (const [k, v] of Object.entries(m.stats)) {
+      if (typeof v === 'number' && LOCATION.test(k)) (stats as Record<string, unknown>)[k] = shift(v);
+    }
     const out: DistributionResult = { ...m, tag: adj.tag, header: adj.header, stats };
     metrics.push(out);
     if (anyClamped) clamped.push(adj.tag);
