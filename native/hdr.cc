@@ -5,6 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace servebench {
 
 namespace {
@@ -38,6 +42,21 @@ inline To As(From v) {
 template <typename V>
 inline V Select(V2i mask, V a, V b) {
   return As<V>((As<V2i>(a) & mask) | (As<V2i>(b) & ~mask));
+}
+// Lane-wise min and max (v < lo ? v : lo): one instruction with SSE2, a select elsewhere.
+inline V2d Min2(V2d a, V2d b) {
+#if defined(__SSE2__)
+  return As<V2d>(_mm_min_pd(As<__m128d>(a), As<__m128d>(b)));
+#else
+  return Select(a < b, a, b);
+#endif
+}
+inline V2d Max2(V2d a, V2d b) {
+#if defined(__SSE2__)
+  return As<V2d>(_mm_max_pd(As<__m128d>(a), As<__m128d>(b)));
+#else
+  return Select(a > b, a, b);
+#endif
 }
 inline V2d Load2(const double* p) {
   V2d v;
@@ -181,19 +200,19 @@ bool HdrHistogram::ScanBlock(const T* in, size_t k, double scale, uint64_t* idx,
     const V2i ng = v < zero;
     neg += ng;                             // -1 per negative lane
     v = As<V2d>(As<V2i>(v) & ~ng) + zero;  // negatives (and -0) to +0
-    lo = Select(v < lo, v, lo);
-    hi = Select(v > hi, v, hi);
+    lo = Min2(v, lo);
+    hi = Max2(v, hi);
     // Knuth's TwoSum: vs + vc is the exact sum of each lane.
     const V2d t = vs + v, bp = t - vs;
     vc += (vs - (t - bp)) + (v - bp);
     vs = t;
     const V2d d = v - vshift;
     vq += d * d;
-    // The index: floor(v + 0.5) without SSE4.1, then its bits.
+    // The index: floor(v + 0.5) without SSE4.1 (exact while v + 0.5 < 2^52; larger blocks
+    // are redone below), then its bits.
     const V2d h = v + half;
-    V2d f = (h + two52) - two52;
-    f -= As<V2d>(As<V2i>(f > h) & As<V2i>(one));
-    const V2d r = Select(h < two52, f, h);
+    V2d r = (h + two52) - two52;
+    r -= As<V2d>(As<V2i>(r > h) & As<V2i>(one));
     const V2u small = As<V2u>(r + two52) - kTwo52Bits;
     const V2u big = (As<V2u>(r) >> shift) - big_offset;
     const V2u ix = Select(r < vsub, small, big);
@@ -222,6 +241,10 @@ bool HdrHistogram::ScanBlock(const T* in, size_t k, double scale, uint64_t* idx,
   }
   // Too large shows in the max (negatives are clamped, so -inf shows only as NaN).
   if (bad || !(st->hi < kLimit)) return false;
+  // Values of 2^52 and up (52 days in ns; rare) are already integers: index them one by one.
+  if (st->hi + 0.5 >= kTwo52) {
+    for (size_t i = 0; i < k2; ++i) idx[i] = IndexOfScaled(Clamp(Scaled(in[i], scale)));
+  }
   const double kd = static_cast<double>(k);
   const double dev = (sum - kd * shift_value) + comp;  // sum of (x - shift)
   st->sum = sum;
