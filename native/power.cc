@@ -9,11 +9,6 @@
 namespace servebench {
 
 namespace {
-int64_t MonoNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 int64_t ThreadCpuNs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -114,8 +109,7 @@ void PowerPoller::Tick() {
     TickResult& res = results_[n++];
     res.error.clear();
     res.sample.device = k;
-    res.sample.t_ns = MonoNs();
-    res.outcome = d.backend->Read(d.index, &res.sample.r, &res.error);
+    res.outcome = d.backend->Read(d.index, &res.sample.r, &res.sample.t_ns, &res.error);
   }
   std::lock_guard<std::mutex> lk(mu_);
   for (size_t i = 0; i < n; i++) {

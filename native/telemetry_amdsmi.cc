@@ -92,22 +92,29 @@ class AmdSmiBackend : public GpuBackend {
   size_t device_count() const override { return devices_.size(); }
   bool has_energy(size_t i) const override { return devices_[i].energy; }
 
-  ReadOutcome Read(size_t i, GpuReading* r, std::string* error) override {
+  ReadOutcome Read(size_t i, GpuReading* r, int64_t* t_ns, std::string* error) override {
     Device& d = devices_[i];
     const double nan = std::nan("");
     *r = GpuReading{nan, nan, nan, nan, nan, nan, nan};
+    *t_ns = 0;
     if (d.energy) {
       uint64_t acc = 0, ts = 0;
       float res = 0;
+      const int64_t t0 = MonoNs();
       amdsmi_status_t rc = api_.energy(d.handle, &acc, &res, &ts);
+      const int64_t t1 = MonoNs();
+      *t_ns = t0 + (t1 - t0) / 2;
       // energy (uJ) = accumulator x resolution (uJ per count)
-      if (rc == AMDSMI_STATUS_SUCCESS) r->energy_mj = static_cast<double>(acc) * static_cast<double>(res) / 1e3;
-      else if (rc == AMDSMI_STATUS_NOT_SUPPORTED) d.energy = false;
+      if (rc == AMDSMI_STATUS_SUCCESS && t1 - t0 <= kMaxCounterReadNs) {
+        r->energy_mj = static_cast<double>(acc) * static_cast<double>(res) / 1e3;
+      } else if (rc == AMDSMI_STATUS_NOT_SUPPORTED) d.energy = false;
       else if (rc == AMDSMI_STATUS_NOT_FOUND) return Lost(rc, error);
     }
     alignas(8) unsigned char buf[kStructBuf];
     std::memset(buf, 0, sizeof buf);
+    const int64_t p0 = MonoNs();
     amdsmi_status_t rc = api_.power(d.handle, buf);
+    if (*t_ns == 0) *t_ns = p0 + (MonoNs() - p0) / 2;
     if (rc == AMDSMI_STATUS_SUCCESS) r->power_mw = PowerWatts(buf) * 1000.0;
     else if (rc == AMDSMI_STATUS_NOT_FOUND) return Lost(rc, error);
     else if (rc != AMDSMI_STATUS_NOT_SUPPORTED) *error = "amdsmi_get_power_info failed: status " + std::to_string(rc);

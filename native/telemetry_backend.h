@@ -5,6 +5,8 @@
 // vendors' documented headers (nvml.h, amdsmi.h); no vendor header is needed to build.
 #pragma once
 
+#include <time.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,6 +25,16 @@ struct GpuReading {
   double temp_c;
   double sm_clock_mhz;
 };
+
+inline int64_t MonoNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// A counter read that took longer than this (the thread was preempted, the driver stalled) has
+// no trustworthy time: its value is dropped (NaN) rather than stamped wrong.
+constexpr int64_t kMaxCounterReadNs = 5'000'000;
 
 enum class ReadOutcome {
   kOk,    // the reading is filled (fields may still be NaN)
@@ -45,8 +57,10 @@ class GpuBackend {
   virtual size_t device_count() const = 0;
   // Whether device i has a total-energy counter (probed once at open).
   virtual bool has_energy(size_t i) const = 0;
-  // Reads device i; on kLost, `error` says why. Called from the poller thread only.
-  virtual ReadOutcome Read(size_t i, GpuReading* out, std::string* error) = 0;
+  // Reads device i; on kLost, `error` says why. `t_ns` gets the CLOCK_MONOTONIC time of the
+  // reading: the midpoint of the energy-counter call (of the power call without a counter).
+  // Called from the poller thread only.
+  virtual ReadOutcome Read(size_t i, GpuReading* out, int64_t* t_ns, std::string* error) = 0;
 };
 
 // Open the first candidate path that loads, initialise the library and enumerate its GPUs.

@@ -70,7 +70,7 @@ class NvmlBackend : public GpuBackend {
   size_t device_count() const override { return devices_.size(); }
   bool has_energy(size_t i) const override { return devices_[i].energy; }
 
-  ReadOutcome Read(size_t i, GpuReading* r, std::string* error) override {
+  ReadOutcome Read(size_t i, GpuReading* r, int64_t* t_ns, std::string* error) override {
     Device& d = devices_[i];
     const double nan = std::nan("");
     *r = GpuReading{nan, nan, nan, nan, nan, nan, nan};
@@ -78,16 +78,22 @@ class NvmlBackend : public GpuBackend {
       *error = "nvmlDeviceGetHandleByIndex_v2 failed";
       return ReadOutcome::kLost;
     }
-    // Energy first, right after the caller's timestamp: it is the field the energy metrics use.
+    // Energy first, stamped around the call: it is the field the energy metrics use.
+    *t_ns = 0;
     if (d.energy) {
       unsigned long long mj = 0;
+      const int64_t t0 = MonoNs();
       nvmlReturn_t rc = api_.energy(d.handle, &mj);
-      if (rc == NVML_SUCCESS) r->energy_mj = static_cast<double>(mj);
+      const int64_t t1 = MonoNs();
+      *t_ns = t0 + (t1 - t0) / 2;
+      if (rc == NVML_SUCCESS && t1 - t0 <= kMaxCounterReadNs) r->energy_mj = static_cast<double>(mj);
       else if (rc == NVML_ERROR_NOT_SUPPORTED) d.energy = false;
       else if (rc == NVML_ERROR_GPU_IS_LOST) return Lost(rc, error);
     }
     unsigned int v = 0;
+    const int64_t p0 = MonoNs();
     nvmlReturn_t rc = api_.power(d.handle, &v);
+    if (*t_ns == 0) *t_ns = p0 + (MonoNs() - p0) / 2;
     if (rc == NVML_SUCCESS) r->power_mw = v;
     else if (rc == NVML_ERROR_GPU_IS_LOST) return Lost(rc, error);
     else if (rc != NVML_ERROR_NOT_SUPPORTED) *error = Message(rc);
