@@ -124,7 +124,7 @@ export interface PowerDeviceStatus {
 /** Drained samples as columns; `device` indexes devices(). Unreadable fields are NaN. */
 export interface PowerBatch {
   device: Uint32Array;
-  /** CLOCK_MONOTONIC ns, taken just before the device was read. */
+  /** CLOCK_MONOTONIC ns: the midpoint of the energy-counter read (of the power read without a counter). */
   t_ns: BigInt64Array;
   power_mw: Float64Array;
   /** Total-energy counter (mJ); NaN where the GPU has none or the read failed. */
