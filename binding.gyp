@@ -14,6 +14,9 @@
         "native/engine.cc",
         "native/engine_loop.cc",
         "native/engine_binding.cc",
+        "native/mockserver.cc",
+        "native/mockserver_format.cc",
+        "native/mockserver_binding.cc",
         "native/power.cc",
         "native/telemetry_nvml.cc",
         "native/telemetry_amdsmi.cc"

@@ -5,6 +5,7 @@
 #include "hdr.h"
 #include "engine.h"
 #include "http1.h"
+#include "mockserver.h"
 #include "sse.h"
 #include "sweep.h"
 #include "power.h"
@@ -15,6 +16,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
   servebench::RegisterEngine(env, exports);
+  servebench::RegisterMockServer(env, exports);
   servebench::RegisterPower(env, exports);
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;

@@ -81,6 +81,7 @@ struct EngineStats {
   uint64_t requests_live = 0;  // submitted and not yet completed
   uint64_t reads = 0;
   uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
+  uint64_t boosted_threads = 0;  // I/O threads running at a raised priority
 };
 
 class IoLoop;

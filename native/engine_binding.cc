@@ -400,6 +400,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("connections_live", static_cast<double>(st.connections_live));
     o.Set("reads", static_cast<double>(st.reads));
     o.Set("retries", static_cast<double>(st.retries));
+    o.Set("boosted_threads", static_cast<double>(st.boosted_threads));
     return o;
   }
 

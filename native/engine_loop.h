@@ -162,6 +162,7 @@ class IoLoop {
   // Counters (read by other threads).
   std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0},
       retries_{0};
+  std::atomic<bool> boosted_{false};
 };
 
 }  // namespace servebench

@@ -99,6 +99,8 @@ export interface NativeEngine {
     connections_live: number;
     reads: number;
     retries: number;
+    /** I/O threads running at a raised priority (needs root or CAP_SYS_NICE). */
+    boosted_threads: number;
   };
 }
 
@@ -197,6 +199,32 @@ export interface NativeHistogramClass {
   decode(data: Uint8Array): NativeHistogram;
 }
 
+/** Options of the fast mock (native/mockserver.h); src/mock/fast.ts wraps it. */
+export interface MockServerOptions {
+  /** Numeric IPv4 or IPv6 address to bind. */
+  host?: string;
+  /** 0: a free port. */
+  port?: number;
+  /** Serving threads, each with its own socket on the port (SO_REUSEPORT). */
+  workers?: number;
+  ttftMs?: number;
+  itlMs?: number;
+  /** Output vocabulary: one token each, needing no JSON escaping. */
+  words?: string[];
+  model?: string;
+  /** Output length when a request sets no max_tokens. */
+  defaultTokens?: number;
+  /** Each event carries "sb_send_ns": the CLOCK_MONOTONIC time of the write() that sent it (19 digits, a string). */
+  stampEvents?: boolean;
+}
+
+export interface NativeMockServer {
+  port(): number;
+  stats(): { connections: number; requests: number; events: number };
+  /** Closes every socket and joins the threads. Idempotent. */
+  close(): void;
+}
+
 export interface NativeAddon {
   abiVersion: number;
   /**
@@ -228,6 +256,8 @@ export interface NativeAddon {
   http1Parse(chunks: Uint8Array[], eof: boolean): Http1ParseResult;
   /** The native stream engine; absent from builds without it. `onRecords` gets finished requests in batches. */
   Engine?: new (opts: EngineOptions, onRecords: (batch: EngineBatch) => void) => NativeEngine;
+  /** The fast mock's serving loop; starts on construction (throws SB_MOCK_START when it cannot listen). */
+  MockServer?: new (opts: MockServerOptions) => NativeMockServer;
   /** Opens the GPU libraries (dlopen, never linked) on construction; bad options throw SB_NATIVE_BAD_ARG. */
   PowerPoller: new (opts: PowerPollerOptions) => NativePowerPoller;
 }

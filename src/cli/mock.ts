@@ -9,6 +9,8 @@ import {
   type FailMode,
 } from '../mock/options.js';
 import { startMockServer } from '../mock/server.js';
+import { flagGiven, startFastMockServer } from '../mock/fast.js';
+import { InvalidArgumentError } from '../errors.js';
 import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
 
 interface MockArgs {
@@ -29,6 +31,9 @@ interface MockArgs {
   'spec-decode-acceptance': number;
   'record-requests'?: string;
   'exit-with-stdin': boolean;
+  fast: boolean;
+  workers: number;
+  'stamp-events': boolean;
 }
 
 const EPILOG = `Output: words that are each one token (cl100k and similar BPEs), so a client's tokenizer count
@@ -109,6 +114,17 @@ export const mockCommand: CommandModule<object, MockArgs> = {
         'record-requests': { type: 'string', coerce: last, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
+        fast: {
+          type: 'boolean',
+          default: false,
+          describe: 'serve from the native addon (C++ epoll threads) for harness benchmarks: zero latency unless --ttft-ms/--itl-ms are given; no faults',
+        },
+        workers: { type: 'number', coerce: last, default: 1, describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)' },
+        'stamp-events': {
+          type: 'boolean',
+          default: false,
+          describe: 'with --fast: every event carries "sb_send_ns", the CLOCK_MONOTONIC time of the write that sent it',
+        },
       })
       .epilog(EPILOG) as unknown as Argv<MockArgs>,
   handler: async (argv) => {
@@ -130,10 +146,26 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       specDecodeAcceptance: argv['spec-decode-acceptance'],
       recordRequests: argv['record-requests'] ?? null,
     });
-    const server = await startMockServer(opts);
+    if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
+      throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);
+    }
+    const server = argv.fast
+      ? await startFastMockServer(opts, {
+          workers: argv.workers,
+          stampEvents: argv['stamp-events'],
+          ttftGiven: flagGiven(process.argv, 'ttft-ms'),
+          itlGiven: flagGiven(process.argv, 'itl-ms'),
+        })
+      : await startMockServer(opts);
     process.stdout.write(`servebench mock listening on ${server.url}\n`);
+    if (argv.fast) {
+      process.stderr.write(
+        `servebench mock: fast (native, ${argv.workers} worker${argv.workers === 1 ? '' : 's'}) model=${opts.modelName} ` +
+          `ttft=${server.options.ttftMs}ms itl=${server.options.itlMs}ms${argv['stamp-events'] ? ' stamp-events' : ''}\n`,
+      );
+    }
     const fault = opts.failEvery > 0 || opts.failRate > 0 ? ` fault=${opts.failMode}` : '';
-    process.stderr.write(
+    if (!argv.fast) process.stderr.write(
       `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
         `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
     );

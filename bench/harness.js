@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// The harness's own benchmark against its peers (npm run bench:harness): one command, one table,
+// every figure measured in this run.
+//   node bench/harness.js [--quick] [--json]
+// The mock (`servebench mock --fast`, native serving threads, events stamped with their send time)
+// runs pinned to the last core and each client to the first (taskset, when there are two cores or
+// more), one client at a time:
+//   - peak throughput: SSE events/s and requests/s at concurrency 256, 1,024 and 10,000 (mock with
+//     zero latency), undici vs native; client CPU-seconds per 1,000 requests and CPU µs per event;
+//     RSS per 1,000 in-flight streams (the 10,000-stream runs);
+//   - against a single-threaded Python aiohttp client (bench/peers/aiohttp_client.py, the method of
+//     vLLM's, SGLang's and EvalScope's clients) at concurrency 1,024 and an ITL of 1 ms; our clients
+//     run once doing transport work only and once also JSON-decoding every event, as the peer does;
+//   - timestamp fidelity: client stamp − server send stamp, p50/p99/max, at concurrency 64 and 4,096.
+// Each configuration is bounded in time (warmup + measured window), so the whole run takes a few
+// minutes. 10,000 streams need > 20,000 descriptors across client and mock: `npm run bench:harness`
+// raises the soft limit to the hard one first; a lower limit is reported and the runs that need
+// more are skipped.
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { formatTable, root } from './lib.js';
+
+const args = new Set(process.argv.slice(2));
+for (const a of args) {
+  if (a !== '--quick' && a !== '--json') {
+    console.error(`bench:harness: unknown option ${a} (expected --quick, --json)`);
+    process.exit(2);
+  }
+}
+const QUICK = args.has('--quick');
+const JSON_OUT = args.has('--json');
+const log = (m) => process.stderr.write(`${m}\n`);
+
+const BIN = path.join(root, 'bin', 'servebench.js');
+const CLIENT = path.join(root, 'bench', 'harness-client.js');
+const PEER = path.join(root, 'bench', 'peers', 'aiohttp_client.py');
+const cores = os.availableParallelism?.() ?? os.cpus().length;
+const canPin = cores >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const MOCK_CPU = cores - 1;
+const CLIENT_CPU = 0;
+const fdLimit = Number(spawnSync('sh', ['-c', 'ulimit -n']).stdout.toString().trim()) || 1024;
+
+const OSL = 64;
+const W = QUICK ? 0.5 : 1.5; // warmup seconds (connections open, JIT warms)
+const D = QUICK ? 1 : 4; // measured seconds
+const BIG_W = QUICK ? 1.5 : 4; // warmup for 10,000 streams (connection setup)
+
+function pinned(cpu, cmd, argv) {
+  return canPin ? ['taskset', ['-c', String(cpu), cmd, ...argv]] : [cmd, argv];
+}
+
+/** Starts the fast mock; resolves with its URL and a stop function. */
+function startMock(extra) {
+  const [cmd, argv] = pinned(MOCK_CPU, process.execPath, [BIN, 'mock', '--fast', '--stamp-events', '--port', '0', '--exit-with-stdin', ...extra]);
+  const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`mock did not start: ${err}`)), 15_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], stop });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`mock exited (${code}): ${err}`)));
+  });
+}
+
+/** Runs one client process; resolves with its JSON report (or {error}). */
+function runChild(cmd, argv, timeoutMs) {
+  const [c, a] = pinned(CLIENT_CPU, cmd, argv);
+  return new Promise((resolve) => {
+    const child = spawn(c, a, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => resolve({ error: e.message }));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        resolve({ error: `exit ${code}: ${(err || out).trim().split('\n').slice(-3).join(' | ')}` });
+      }
+    });
+  });
+}
+
+function ours(url, transport, concurrency, opts = {}) {
+  const warmupS = opts.warmupS ?? W;
+  const cfg = { url, transport, concurrency, warmupS, durationS: D, osl: OSL, fidelity: false, ...opts };
+  return runChild(process.execPath, [CLIENT, JSON.stringify(cfg)], (warmupS + D + 40) * 1000);
+}
+
+/** The first python3 that can import aiohttp (Debian's python3-aiohttp lives in /usr/bin/python3). */
+const PYTHON = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import aiohttp']).status === 0) ?? null;
+
+function peer(url, concurrency, opts = {}) {
+  if (PYTHON === null) return Promise.resolve({ error: 'no python3 with aiohttp found (apt-get install python3-aiohttp)' });
+  const cfg = { url, concurrency, warmupS: W, durationS: D, osl: OSL, ...opts };
+  return runChild(PYTHON, [PEER, JSON.stringify(cfg)], (W + D + 40) * 1000);
+}
+
+// ---- the runs -----------------------------------------------------------------------------------
+const results = { machine: { cores, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, pinned: canPin, fd_limit: fdLimit }, runs: {} };
+log(`bench:harness — ${cores} cores (${results.machine.cpu}), node ${process.version}, ${canPin ? `mock on cpu ${MOCK_CPU}, client on cpu ${CLIENT_CPU}` : 'no pinning (taskset missing or one core)'}, fd limit ${fdLimit}`);
+
+const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
+{
+  const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '0']);
+  for (const c of THROUGHPUT_C) {
+    if (c * 2 + 200 > fdLimit) {
+      log(`  skip throughput at ${c}: needs ~${c * 2 + 200} descriptors, the limit is ${fdLimit}`);
+      continue;
+    }
+    for (const t of ['undici', 'native']) {
+      log(`  throughput: ${t} at concurrency ${c} …`);
+      results.runs[`tput-${t}-${c}`] = await ours(mock.url, t, c, { warmupS: c >= 10_000 ? BIG_W : W });
+    }
+  }
+  await mock.stop();
+}
+{
+  const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '1']);
+  log('  peer comparison at concurrency 1,024, ITL 1 ms: python aiohttp …');
+  results.runs['peer-aiohttp'] = await peer(mock.url, 1024);
+  for (const t of ['undici', 'native']) {
+    for (const decode of [false, true]) {
+      log(`  peer comparison: ${t}${decode ? ' + JSON decode' : ''} …`);
+      results.runs[`peer-${t}${decode ? '-decode' : ''}`] = await ours(mock.url, t, 1024, { decode });
+    }
+  }
+  await mock.stop();
+}
+{
+  // Fidelity under a steady, unsaturated load: 20 ms between tokens (50 tokens/s per stream).
+  const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '20']);
+  for (const c of QUICK ? [64] : [64, 4096]) {
+    for (const t of ['undici', 'native']) {
+      log(`  fidelity: ${t} at concurrency ${c} …`);
+      results.runs[`fid-${t}-${c}`] = await ours(mock.url, t, c, { fidelity: true, warmupS: c > 1000 ? BIG_W : W });
+    }
+  }
+  await mock.stop();
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+const r = results.runs;
+const ok = (x) => x && !x.error && x.requests > 0;
+const f = (x, d = 0) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
+const evs = (x) => (ok(x) ? x.events / x.wall_s : NaN);
+const rps = (x) => (ok(x) ? x.requests / x.wall_s : NaN);
+const usPerEvent = (x) => (ok(x) ? (x.cpu_s / x.events) * 1e6 : NaN);
+const cpuPer1k = (x) => (ok(x) ? (x.cpu_s / x.requests) * 1000 : NaN);
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+const why = (x) => (x?.error ? ` (${x.error})` : x && x.errors > 0 ? ` (${x.errors} errors: ${JSON.stringify(x.first_error)})` : '');
+
+const tables = [];
+tables.push({
+  title: `Peak throughput, streaming, mock at zero latency, ${OSL} tokens per response (measured ${D} s each)`,
+  columns: ['concurrency', 'undici events/s', 'native events/s', 'native ÷ undici', 'undici req/s', 'native req/s', 'undici CPU s/1k req', 'native CPU s/1k req', 'undici CPU µs/event', 'native CPU µs/event'],
+  rows: THROUGHPUT_C.map((c) => {
+    const u = r[`tput-undici-${c}`];
+    const n = r[`tput-native-${c}`];
+    return [f(c), f(evs(u)), f(evs(n)), ratio(evs(n), evs(u)), f(rps(u)), f(rps(n)), f(cpuPer1k(u), 3), f(cpuPer1k(n), 3), f(usPerEvent(u), 2), f(usPerEvent(n), 2)];
+  }),
+});
+const big = THROUGHPUT_C.includes(10_000) ? 10_000 : THROUGHPUT_C[THROUGHPUT_C.length - 1];
+tables.push({
+  title: `Memory: RSS per 1,000 in-flight streams (concurrency ${f(big)}, RSS mid-run minus before the transport existed)`,
+  columns: ['transport', 'RSS before (MiB)', 'RSS mid-run (MiB)', 'MiB per 1,000 streams'],
+  rows: ['undici', 'native'].map((t) => {
+    const x = r[`tput-${t}-${big}`];
+    return ok(x) ? [t, f(x.rss_base / 2 ** 20, 1), f(x.rss_mid / 2 ** 20, 1), f((x.rss_mid - x.rss_base) / 2 ** 20 / (big / 1000), 2)] : [t, '—', '—', `—${why(x)}`];
+  }),
+});
+const py = r['peer-aiohttp'];
+const pyUs = usPerEvent(py);
+const pyEvs = evs(py);
+tables.push({
+  title: 'Against the Python aiohttp method (vLLM/SGLang/EvalScope clients), concurrency 1,024, ITL 1 ms',
+  columns: ['client', 'events/s', 'events/s ÷ aiohttp', 'CPU µs/event', 'CPU ÷ aiohttp', 'stamp error p50 / p99 (ms)'],
+  rows: [
+    ['python aiohttp (json.loads per event)' + why(py), f(pyEvs), ok(py) ? '1.00×' : '—', f(pyUs, 2), ok(py) ? '1.00×' : '—', fid(py)],
+    ...['undici', 'undici-decode', 'native', 'native-decode'].map((k) => {
+      const x = r[`peer-${k}`];
+      const label = k.endsWith('-decode') ? `${k.replace('-decode', '')} + JSON.parse per event` : `${k} (transport only)`;
+      return [label + why(x), f(evs(x)), ratio(evs(x), pyEvs), f(usPerEvent(x), 2), ratio(usPerEvent(x), pyUs), fid(x)];
+    }),
+  ],
+});
+function fid(x) {
+  return x?.fidelity_ms ? `${f(x.fidelity_ms.p50, 3)} / ${f(x.fidelity_ms.p99, 3)}` : '—';
+}
+tables.push({
+  title: 'Timestamp fidelity: client stamp − mock send stamp per event (ms), mock ITL 20 ms, same host and clock',
+  columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s'],
+  rows: (QUICK ? [64] : [64, 4096]).flatMap((c) =>
+    ['undici', 'native'].map((t) => {
+      const x = r[`fid-${t}-${c}`];
+      const q = x?.fidelity_ms;
+      return [f(c), t + why(x), f(q?.count), f(q?.p50, 3), f(q?.p99, 3), f(q?.max, 3), f(evs(x))];
+    }),
+  ),
+});
+
+const targets = [];
+if (ok(py)) {
+  const n = r['peer-native'];
+  const nd = r['peer-native-decode'];
+  const u = r['peer-undici'];
+  const ud = r['peer-undici-decode'];
+  targets.push(`native events/s ≥ 5× aiohttp: ${ratio(evs(n), pyEvs)} (transport only), ${ratio(evs(nd), pyEvs)} (with JSON.parse)`);
+  targets.push(`native CPU per event ≤ 0.1× aiohttp: ${ratio(usPerEvent(n), pyUs)} (transport only), ${ratio(usPerEvent(nd), pyUs)} (with JSON.parse)`);
+  targets.push(`undici CPU per event ≤ 0.5× aiohttp: ${ratio(usPerEvent(u), pyUs)} (transport only), ${ratio(usPerEvent(ud), pyUs)} (with JSON.parse)`);
+} else {
+  targets.push(`Python comparison skipped: ${py?.error ?? 'no result'}`);
+}
+const big10k = r['tput-native-10000'];
+if (big10k) targets.push(`10,000 concurrent streams from one process (native): ${ok(big10k) && big10k.errors === 0 ? 'held' : `not held${why(big10k)}`}`);
+const f4k = r['fid-native-4096']?.fidelity_ms;
+if (f4k) targets.push(`native p99 stamp error at concurrency 4,096 < 1 ms: ${f(f4k.p99, 3)} ms`);
+
+if (JSON_OUT) {
+  process.stdout.write(JSON.stringify({ ...results, tables, targets }, null, 2) + '\n');
+} else {
+  console.log(`servebench harness benchmark — ${cores}× ${results.machine.cpu}, node ${process.version}; ${canPin ? `mock pinned to cpu ${MOCK_CPU}, clients to cpu ${CLIENT_CPU}` : 'not pinned'}${QUICK ? '; --quick: smoke run, figures not meaningful' : ''}\n`);
+  for (const t of tables) console.log(formatTable(t) + '\n');
+  console.log('Targets (issue 7):');
+  for (const t of targets) console.log(`  - ${t}`);
+}

@@ -1,0 +1,81 @@
+// `servebench mock --fast`: the mock served by the native addon (native/mockserver*.cc), so a harness
+// benchmark measures the client and not the mock. Same API shapes and output words as the TS mock;
+// no faults, no reasoning, one token per chunk. Zero latency unless --ttft-ms / --itl-ms are given.
+import { InvalidArgumentError, MockStartError } from '../errors.js';
+import { native } from '../native.js';
+import { MOCK_DEFAULTS, type MockOptions } from './options.js';
+import type { MockServer } from './server.js';
+import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN } from './options.js';
+import { VOCAB } from './text.js';
+
+export interface FastMockSettings {
+  /** Serving threads, each with its own socket on the port (SO_REUSEPORT). */
+  workers: number;
+  /** Each event carries "sb_send_ns": the CLOCK_MONOTONIC time of the write that sent it. */
+  stampEvents: boolean;
+  /** Whether --ttft-ms / --itl-ms were given (otherwise fast mode uses 0). */
+  ttftGiven: boolean;
+  itlGiven: boolean;
+}
+
+/** Options the fast mode does not implement, named by flag when set away from their defaults. */
+const UNSUPPORTED: [keyof MockOptions, string][] = [
+  ['tokensPerChunk', 'tokens-per-chunk'],
+  ['reasoningTokens', 'reasoning-tokens'],
+  ['roleChunkLeadMs', 'role-chunk-lead-ms'],
+  ['eosProbability', 'eos-probability'],
+  ['failEvery', 'fail-every'],
+  ['failRate', 'fail-rate'],
+  ['recordRequests', 'record-requests'],
+  ['specDecodeDraftLen' as keyof MockOptions, 'spec-decode-draft-len'],
+];
+
+/** Whether `--name` (or `--name=…`) appears in argv. */
+export function flagGiven(argv: readonly string[], name: string): boolean {
+  return argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+}
+
+export async function startFastMockServer(opts: MockOptions, fast: FastMockSettings): Promise<MockServer> {
+  for (const [key, flag] of UNSUPPORTED) {
+    if (key in MOCK_DEFAULTS && opts[key] !== (MOCK_DEFAULTS as MockOptions)[key]) {
+      throw new InvalidArgumentError(`--${flag} is not supported with --fast (the fast mock streams one token per chunk, without faults)`);
+    }
+  }
+  if (!Number.isInteger(fast.workers) || fast.workers < 1 || fast.workers > 64) {
+    throw new InvalidArgumentError(`--workers must be an integer in [1, 64] (got ${fast.workers})`);
+  }
+  const Server = native.MockServer;
+  if (!Server) throw new MockStartError('the native addon was built without the fast mock');
+  let server: InstanceType<typeof Server>;
+  const ttftMs = fast.ttftGiven ? opts.ttftMs : 0;
+  const itlMs = fast.itlGiven ? opts.itlMs : 0;
+  try {
+    server = new Server({
+      host: opts.host === 'localhost' ? '127.0.0.1' : opts.host,
+      port: opts.port,
+      workers: fast.workers,
+      ttftMs,
+      itlMs,
+      words: [...VOCAB],
+      model: opts.modelName,
+      defaultTokens: Math.round((DEFAULT_LENGTH_MIN + DEFAULT_LENGTH_MAX) / 2),
+      stampEvents: fast.stampEvents,
+    });
+  } catch (err) {
+    throw new MockStartError((err as Error).message);
+  }
+  const port = server.port();
+  const host = opts.host;
+  let closed = false;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    host,
+    port,
+    options: { ...opts, ttftMs, itlMs },
+    async close() {
+      if (closed) return;
+      closed = true;
+      server.close();
+    },
+  };
+}
