@@ -150,10 +150,9 @@ export function energyMetrics(vendor: EnergyVendor): RunMetricDef[] {
       header: 'Goodput per Watt',
       unit: 'requests/s/W',
       display: 'requests/s/W',
-      flags: MetricFlag.LARGER_IS_BETTER,
-      // `goodput` is not in the catalogue yet (it comes with SLOs); until it is, this yields no
-      // value. When it lands, add 'goodput' here so it is evaluated first.
-      requires: [P],
+      // `goodput` has a value only when --goodput SLOs are set; without them neither has one.
+      flags: MetricFlag.GOODPUT | MetricFlag.LARGER_IS_BETTER,
+      requires: ['goodput', P],
       compute: (_run, v) => ratio(num(v, 'goodput'), num(v, P)),
     },
     {

@@ -46,10 +46,17 @@ describe('GPU power efficiency metrics', () => {
     expect(value(s, 'nvidia_performance_per_watt')).toBeCloseTo(4 / duration / (E / 0.4), 12);
     expect(value(s, 'nvidia_output_tps_per_watt')).toBeCloseTo(40 / duration / (E / 0.4), 12);
     expect(value(s, 'nvidia_energy_delay_product')).toBeCloseTo((E / 4) * latencyMeanS, 9);
-    // Goodput needs SLOs (a later issue): no value until it exists.
+    // Goodput needs SLOs: without them, no goodput per watt.
     expect(findMetric(s, 'nvidia_goodput_per_watt')).toBeUndefined();
     expect(s.metrics.some((m) => m.tag.startsWith('amd_'))).toBe(false);
     expect(findMetric(s, 'nvidia_energy_per_output_token')?.display).toBe('mJ/token');
+  });
+
+  it('divides goodput by the average power when SLOs are set', () => {
+    // request_latency <= 250 ms: 2 of the 4 requests are good.
+    const s = summarize(records(), { gpuEnergy: nvidia(), metricOptions: { goodput: [{ tag: 'request_latency', threshold: 250e6, largerIsBetter: false }] } });
+    expect(value(s, 'goodput')).toBeCloseTo(2 / 0.4, 9);
+    expect(value(s, 'nvidia_goodput_per_watt')).toBeCloseTo(2 / 0.4 / (240 / 0.4), 12);
   });
 
   it('uses the summed gauge averages as average power under power integration', () => {
