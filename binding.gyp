@@ -13,6 +13,8 @@
         "native/http1_binding.cc",
         "native/engine.cc",
         "native/engine_loop.cc",
+        "native/engine_conn.cc",
+        "native/engine_req.cc",
         "native/engine_binding.cc",
         "native/mockserver.cc",
         "native/mockserver_format.cc",

@@ -71,6 +71,16 @@ struct EngineRecord {
   // The body, when it is not framed as SSE.
   std::string body;
   bool has_body = false;
+  // HTTP trace (0: did not happen). Connection setup only when the request opened the connection.
+  bool reused = false;
+  int64_t connect_start_ns = 0;
+  int64_t connect_end_ns = 0;
+  int64_t send_start_ns = 0;   // first byte about to be written
+  int64_t send_end_ns = 0;     // whole request handed to the socket
+  int64_t first_byte_ns = 0;   // stamp of the read that completed the response head
+  uint64_t wire_received = 0;  // bytes read for this response, framing included
+  uint32_t writes = 0;         // send() calls that wrote bytes
+  uint32_t body_reads = 0;     // reads that carried body bytes
 };
 
 struct EngineStats {

@@ -87,6 +87,10 @@ Napi::Object BuildBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   Napi::Float64Array received = Napi::Float64Array::New(env, n);
   Napi::Uint32Array counts = Napi::Uint32Array::New(env, n);
   Napi::BigInt64Array event_ns = Napi::BigInt64Array::New(env, events);
+  // Per record: connect start, connect end, send start, send end, first byte (0: none) ...
+  Napi::BigInt64Array trace_ns = Napi::BigInt64Array::New(env, n * 5);
+  // ... and connection reused (0/1), bytes written, bytes read, writes, body reads.
+  Napi::Float64Array trace_counts = Napi::Float64Array::New(env, n * 5);
   std::vector<napi_value> data, types, bodies(n), errors(n);
   data.reserve(events);
   if (any_type) types.reserve(events);
@@ -102,6 +106,16 @@ Napi::Object BuildBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
     sent[i] = static_cast<double>(r.bytes_sent);
     received[i] = static_cast<double>(r.bytes_received);
     counts[i] = static_cast<uint32_t>(r.event_ns.size());
+    trace_ns[i * 5] = r.connect_start_ns;
+    trace_ns[i * 5 + 1] = r.connect_end_ns;
+    trace_ns[i * 5 + 2] = r.send_start_ns;
+    trace_ns[i * 5 + 3] = r.send_end_ns;
+    trace_ns[i * 5 + 4] = r.first_byte_ns;
+    trace_counts[i * 5] = r.reused ? 1 : 0;
+    trace_counts[i * 5 + 1] = static_cast<double>(r.send_end_ns != 0 ? r.bytes_sent : 0);
+    trace_counts[i * 5 + 2] = static_cast<double>(r.wire_received);
+    trace_counts[i * 5 + 3] = r.writes;
+    trace_counts[i * 5 + 4] = r.body_reads;
     uint32_t from = 0;
     uint32_t type_from = 0;
     for (size_t k = 0; k < r.event_ns.size(); ++k, ++e) {
@@ -134,6 +148,8 @@ Napi::Object BuildBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   out.Set("bytes_received", received);
   out.Set("event_count", counts);
   out.Set("event_ns", event_ns);
+  out.Set("trace_ns", trace_ns);
+  out.Set("trace_counts", trace_counts);
   out.Set("event_data", MakeArray(env, data));
   out.Set("event_type", any_type ? MakeArray(env, types) : env.Null());
   out.Set("body", MakeArray(env, bodies));

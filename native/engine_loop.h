@@ -3,6 +3,8 @@
 // scheduled sends (target_ns), and per-read stamps taken right after recv().
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -14,37 +16,22 @@
 #include <vector>
 
 #include "engine.h"
+#include "engine_req.h"
 #include "http1.h"
-#include "sse.h"
 
 namespace servebench {
 
 class IoLoop;
-struct Conn;
 
-// One request from submission to completion. Slots are reused.
-struct Req final : SseSink {
-  EngineRequest in;
-  EngineRecord rec;
-  Conn* conn = nullptr;
-  SseFramer framer{this};
-  size_t max_body = 0;
-  size_t written = 0;
-  int64_t deadline = 0;      // when it times out (only while in the deadline heap)
-  int64_t target = 0;        // when to start it (only while in the target heap)
-  int64_t last_body_ns = 0;  // stamp of the read holding the last body byte
-  int64_t last_read_ns = 0;  // stamp of the last read fed to this request
-  int deadline_idx = -1;     // position in the deadline heap
-  int target_idx = -1;       // position in the target heap
-  bool framing = false;      // body is framed as SSE
-  bool retried = false;
-  bool waiting = false;      // queued for a connection
-  bool body_overflow = false;
+// CLOCK_MONOTONIC ns: the clock of every engine stamp (and of process.hrtime.bigint()).
+inline int64_t EngineClockNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
 
-  void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override;
-  void OnHead(int status);
-  void OnBody(const char* p, size_t n, int64_t stamp);
-};
+// "what ECODE (strerror)" for an errno value (engine_conn.cc).
+std::string EngineSysError(const char* what, int e);
 
 // One connection. The parser's handler forwards to the request it carries.
 struct Conn final : Http1Handler {
@@ -56,6 +43,8 @@ struct Conn final : Http1Handler {
   bool reused = false;     // has completed a response before
   bool want_write = false; // EPOLLOUT is armed
   int idle_idx = -1;       // position in the idle pool
+  int64_t connect_start_ns = 0;
+  int64_t connect_end_ns = 0;
 
   void OnHead(int status) override {
     if (req) req->OnHead(status);
@@ -63,28 +52,6 @@ struct Conn final : Http1Handler {
   void OnBody(const char* p, size_t n, int64_t stamp) override {
     if (req) req->OnBody(p, n, stamp);
   }
-};
-
-// A binary min-heap of requests keyed by a time, each knowing its position
-// so it can leave in O(log n) when it completes early (most do).
-class ReqHeap {
- public:
-  ReqHeap(int64_t Req::*key, int Req::*idx) : key_(key), idx_(idx) {}
-  void Push(Req* r);
-  void Remove(Req* r);
-  Req* Top() const { return v_.empty() ? nullptr : v_[0]; }
-  bool Empty() const { return v_.empty(); }
-
- private:
-  void Up(size_t i);
-  void Down(size_t i);
-  void Place(size_t i, Req* r) {
-    v_[i] = r;
-    r->*idx_ = static_cast<int>(i);
-  }
-  std::vector<Req*> v_;
-  int64_t Req::*key_;
-  int Req::*idx_;
 };
 
 class IoLoop {

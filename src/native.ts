@@ -64,6 +64,10 @@ export interface EngineBatch {
   event_count: Uint32Array;
   /** Arrival stamp of the read that completed each SSE event. */
   event_ns: BigInt64Array;
+  /** 5 per record: connect start, connect end, send start, send end, first byte (CLOCK_MONOTONIC ns; 0: none). */
+  trace_ns: BigInt64Array;
+  /** 5 per record: connection reused (0/1), request bytes written, response bytes read, writes, reads with body bytes. */
+  trace_counts: Float64Array;
   event_data: string[];
   /** `event:` names ('' when absent), or null when no event in the batch had one. */
   event_type: string[] | null;

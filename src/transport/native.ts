@@ -4,7 +4,7 @@
 // engine as one batch; finished requests come back in batches and become the same RawRecords the
 // undici transport produces.
 import { native, type EngineBatch, type NativeEngine } from '../native.js';
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { statusError } from './classify.js';
 import type { PreparedRequest, Transport } from './types.js';
 
@@ -43,6 +43,30 @@ const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'con
 /** Field values may hold visible Latin-1 and tabs; no controls (CR/LF would split the request). */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const BAD_NAME = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/;
+
+/** Record i's HTTP trace, in the transport-neutral shape the undici transport also gives. */
+function traceOf(b: EngineBatch, i: number): HttpTrace {
+  const ns = (k: number): bigint | null => {
+    const v = b.trace_ns[i * 5 + k];
+    return v === 0n ? null : v;
+  };
+  const n = (k: number) => b.trace_counts[i * 5 + k];
+  const sendStart = ns(2);
+  return {
+    connection_reused: n(0) === 1,
+    connect_start_ns: ns(0),
+    // Names are resolved once before the run (select.ts), never per connection.
+    dns_end_ns: null,
+    connect_end_ns: ns(1),
+    send_start_ns: sendStart,
+    send_end_ns: ns(3),
+    first_byte_ns: ns(4),
+    bytes_sent: sendStart === null ? null : n(1),
+    bytes_received: sendStart === null ? null : n(2),
+    chunks_sent: sendStart === null ? null : n(3),
+    chunks_received: n(4),
+  };
+}
 
 export class NativeTransport implements Transport {
   readonly name = 'native';
@@ -173,9 +197,9 @@ export class NativeTransport implements Transport {
         const data = b.event_data.slice(off, off + count);
         const types = b.event_type === null ? new Array<string>(count).fill('') : b.event_type.slice(off, off + count);
         const stamps = Array.from(b.event_ns.subarray(off, off + count));
-        p.resolve(
-          this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p)),
-        );
+        const record = this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p));
+        record.trace = traceOf(b, i);
+        p.resolve(record);
       }
       off += count;
     }

@@ -106,6 +106,25 @@ describe('native engine: well-formed responses', () => {
     expect(t.stats().retries).toBe(1);
   });
 
+  it('traces each request: connection setup on a new connection, then send, first byte and wire bytes', async () => {
+    const { transport: t } = await setup((sock) => sock.write(GOOD), { connections: 1 });
+    const first = await t.send(credit(), request());
+    const second = await t.send(credit(), request());
+    const a = first.trace!;
+    expect(a.connection_reused).toBe(false);
+    expect(a.dns_end_ns).toBeNull();
+    const order = [first.start_ns, a.connect_start_ns!, a.connect_end_ns!, a.send_start_ns!, a.send_end_ns!, a.first_byte_ns!, first.end_ns];
+    for (let i = 1; i < order.length; i++) expect(order[i]).toBeGreaterThanOrEqual(order[i - 1]);
+    // Bytes on the wire: the whole request as written, the whole response as read (head and chunk framing).
+    expect(a.bytes_received).toBe(GOOD.length);
+    expect(a.bytes_sent).toBeGreaterThan(request().body.length);
+    expect(a.chunks_sent).toBeGreaterThanOrEqual(1);
+    expect(a.chunks_received).toBeGreaterThanOrEqual(1);
+    const b = second.trace!;
+    expect(b).toMatchObject({ connection_reused: true, connect_start_ns: null, connect_end_ns: null, bytes_sent: a.bytes_sent });
+    expect(b.send_start_ns!).toBeGreaterThanOrEqual(second.start_ns);
+  });
+
   it('holds a request with a target time until then', async () => {
     const { transport: t } = await setup((sock) => sock.write(GOOD));
     const target = process.hrtime.bigint() + 30_000_000n;

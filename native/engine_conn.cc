@@ -1,0 +1,274 @@
+// The connection half of an engine I/O thread: opening sockets, writing requests, reading and
+// parsing responses (each read stamped right after recv() returns), keep-alive reuse and retry.
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "engine_loop.h"
+
+namespace servebench {
+
+namespace {
+
+const char* ErrName(int e) {
+  switch (e) {
+    case ECONNREFUSED: return "ECONNREFUSED";
+    case ECONNRESET: return "ECONNRESET";
+    case ECONNABORTED: return "ECONNABORTED";
+    case EPIPE: return "EPIPE";
+    case ETIMEDOUT: return "ETIMEDOUT";
+    case EHOSTUNREACH: return "EHOSTUNREACH";
+    case ENETUNREACH: return "ENETUNREACH";
+    case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+    case EMFILE: return "EMFILE";
+    case ENFILE: return "ENFILE";
+    case ENOBUFS: return "ENOBUFS";
+    case ENOMEM: return "ENOMEM";
+    default: return "EIO";
+  }
+}
+
+
+}  // namespace
+
+std::string EngineSysError(const char* what, int e) {
+  return std::string(what) + " " + ErrName(e) + " (" + std::strerror(e) + ")";
+}
+
+// ---- connections -------------------------------------------------------------
+
+Conn* IoLoop::OpenConn(Req* r, int64_t now) {
+  const int family = options_.addr.ss_family;
+  const int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    Finish(r, EngineError::kConnection, EngineSysError("socket", errno), now);
+    return nullptr;
+  }
+  const int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  const int64_t connect_start = EngineClockNs();
+  const int rc = connect(fd, reinterpret_cast<const sockaddr*>(&options_.addr), options_.addr_len);
+  if (rc < 0 && errno != EINPROGRESS) {
+    const int e = errno;
+    close(fd);
+    Finish(r, EngineError::kConnection, EngineSysError("connect", e), now);
+    return nullptr;
+  }
+  Conn* c = new Conn(fd);
+  ++conns_;
+  opened_.fetch_add(1, std::memory_order_relaxed);
+  live_conns_.fetch_add(1, std::memory_order_relaxed);
+  c->connecting = rc != 0;
+  c->want_write = c->connecting;
+  c->connect_start_ns = connect_start;
+  if (!c->connecting) c->connect_end_ns = EngineClockNs();
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | (c->connecting ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  ev.data.ptr = c;
+  epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev);
+  Attach(c, r);
+  if (!c->connecting) TryWrite(c, now);
+  return c;
+}
+
+void IoLoop::Attach(Conn* c, Req* r) {
+  c->req = r;
+  r->conn = c;
+  r->written = 0;
+  r->framing = false;
+  c->parser.Reset();
+}
+
+void IoLoop::SetWrite(Conn* c, bool on) {
+  if (c->want_write == on) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLRDHUP | (on ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  ev.data.ptr = c;
+  epoll_ctl(epfd_, EPOLL_CTL_MOD, c->fd, &ev);
+  c->want_write = on;
+}
+
+void IoLoop::TryWrite(Conn* c, int64_t now) {
+  Req* r = c->req;
+  if (r == nullptr || c->connecting) return;
+  const std::string& b = r->in.bytes;
+  EngineRecord& rec = r->rec;
+  if (r->written == 0) {
+    rec.send_start_ns = EngineClockNs();
+    rec.reused = c->reused;
+    rec.connect_start_ns = c->reused ? 0 : c->connect_start_ns;
+    rec.connect_end_ns = c->reused ? 0 : c->connect_end_ns;
+    rec.writes = 0;
+  }
+  while (r->written < b.size()) {
+    const ssize_t n = send(c->fd, b.data() + r->written, b.size() - r->written, MSG_NOSIGNAL);
+    if (n > 0) {
+      r->written += static_cast<size_t>(n);
+      ++rec.writes;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      SetWrite(c, true);
+      return;
+    } else {
+      ConnFailed(c, EngineError::kConnection, EngineSysError("write", n < 0 ? errno : EPIPE), now, true);
+      return;
+    }
+  }
+  rec.bytes_sent = b.size();
+  rec.send_end_ns = EngineClockNs();
+  SetWrite(c, false);
+}
+
+void IoLoop::OnConnEvent(Conn* c, uint32_t events, int64_t now) {
+  if (c->fd < 0) return;  // closed earlier in this batch of events
+  if (c->connecting) {
+    if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0) return;
+    int err = 0;
+    socklen_t len = sizeof err;
+    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err == 0 && (events & (EPOLLERR | EPOLLHUP))) err = ECONNREFUSED;
+    if (err != 0) {
+      ConnFailed(c, EngineError::kConnection, EngineSysError("connect", err), now, false);
+      return;
+    }
+    c->connecting = false;
+    c->connect_end_ns = EngineClockNs();
+    TryWrite(c, now);
+    return;
+  }
+  if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(c);
+  if (c->fd >= 0 && c->want_write && (events & EPOLLOUT)) TryWrite(c, now);
+}
+
+void IoLoop::OnReadable(Conn* c) {
+  for (int round = 0; round < 4; ++round) {
+    const ssize_t n = recv(c->fd, buf_.data(), buf_.size(), 0);
+    // The stamp every byte of this read carries: taken before any parsing.
+    const int64_t stamp = EngineClockNs();
+    Req* r = c->req;
+    if (n > 0) {
+      reads_.fetch_add(1, std::memory_order_relaxed);
+      if (r == nullptr) {
+        CloseConn(c);  // bytes on an idle connection: it cannot be trusted
+        return;
+      }
+      r->last_read_ns = stamp;
+      const size_t used = c->parser.Feed(buf_.data(), static_cast<size_t>(n), stamp);
+      r->rec.wire_received += used;
+      if (r->body_overflow) {
+        Finish(r, EngineError::kParse,
+               "response body over " + std::to_string(r->framing ? kMaxEventBytes : r->max_body) + " bytes", stamp);
+        return;
+      }
+      if (c->parser.failed()) {
+        Finish(r, c->parser.error() == Http1Error::kParse ? EngineError::kParse : EngineError::kConnection,
+               c->parser.message(), stamp);
+        return;
+      }
+      if (c->parser.done()) {
+        const bool reusable = c->parser.keep_alive() && used == static_cast<size_t>(n);
+        c->req = nullptr;
+        r->conn = nullptr;
+        Finish(r, EngineError::kNone, std::string(), stamp);
+        ReleaseConn(c, reusable, stamp);
+        return;
+      }
+      if (static_cast<size_t>(n) < buf_.size()) return;
+      continue;
+    }
+    if (n == 0) {
+      if (r == nullptr) {
+        CloseConn(c);
+        return;
+      }
+      c->parser.Eof();
+      if (c->parser.done()) {
+        c->req = nullptr;
+        r->conn = nullptr;
+        Finish(r, EngineError::kNone, std::string(), stamp);
+        CloseConn(c);
+        return;
+      }
+      ConnFailed(c, c->parser.error() == Http1Error::kParse ? EngineError::kParse : EngineError::kConnection,
+                 c->parser.message(), stamp, true);
+      return;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+    const int e = errno;
+    if (r == nullptr) {
+      CloseConn(c);
+      return;
+    }
+    ConnFailed(c, EngineError::kConnection, EngineSysError("read", e), stamp, true);
+    return;
+  }
+}
+
+void IoLoop::ConnFailed(Conn* c, EngineError kind, const std::string& message, int64_t now, bool may_retry) {
+  Req* r = c->req;
+  if (r == nullptr) {
+    CloseConn(c);
+    return;
+  }
+  // A kept-alive connection the server closed just as we reused it: the
+  // request never reached it, so it is sent once more on a new connection.
+  const bool retry = may_retry && c->reused && !c->parser.started() && !r->retried && !stopping_;
+  c->req = nullptr;
+  r->conn = nullptr;
+  CloseConn(c);
+  if (retry) {
+    r->retried = true;
+    r->rec.bytes_sent = 0;
+    retries_.fetch_add(1, std::memory_order_relaxed);
+    OpenConn(r, now);
+    return;
+  }
+  Finish(r, kind, message, now);
+}
+
+void IoLoop::ReleaseConn(Conn* c, bool reusable, int64_t now) {
+  if (!reusable || stopping_) {
+    CloseConn(c);
+    return;
+  }
+  c->reused = true;
+  if (!waiting_.empty()) {
+    Req* r = waiting_.front();
+    waiting_.pop_front();
+    r->waiting = false;
+    Attach(c, r);
+    TryWrite(c, now);
+    return;
+  }
+  c->idle_idx = static_cast<int>(idle_.size());
+  idle_.push_back(c);
+}
+
+void IoLoop::CloseConn(Conn* c) {
+  if (c->fd < 0) return;
+  if (c->idle_idx >= 0) {
+    const size_t i = static_cast<size_t>(c->idle_idx);
+    idle_[i] = idle_.back();
+    idle_[i]->idle_idx = static_cast<int>(i);
+    idle_.pop_back();
+    c->idle_idx = -1;
+  }
+  if (c->req) {
+    c->req->conn = nullptr;
+    c->req = nullptr;
+  }
+  close(c->fd);  // also leaves the epoll set
+  c->fd = -1;
+  --conns_;
+  live_conns_.fetch_sub(1, std::memory_order_relaxed);
+  graveyard_.push_back(c);
+}
+
+}  // namespace servebench

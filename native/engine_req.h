@@ -1,0 +1,67 @@
+// A request's state inside the native engine, from submission to its record: the response it
+// collects (SSE events framed as they arrive, or the body) and its place in the timer heaps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine.h"
+#include "sse.h"
+
+namespace servebench {
+
+struct Conn;
+
+// Events of one response are kept below this so 32-bit offsets never wrap.
+constexpr size_t kMaxEventBytes = 1u << 30;
+
+// One request from submission to completion. Slots are reused.
+struct Req final : SseSink {
+  EngineRequest in;
+  EngineRecord rec;
+  Conn* conn = nullptr;
+  SseFramer framer{this};
+  size_t max_body = 0;
+  size_t written = 0;
+  int64_t deadline = 0;      // when it times out (only while in the deadline heap)
+  int64_t target = 0;        // when to start it (only while in the target heap)
+  int64_t last_body_ns = 0;  // stamp of the read holding the last body byte
+  int64_t last_read_ns = 0;  // stamp of the last read fed to this request
+  int deadline_idx = -1;     // position in the deadline heap
+  int target_idx = -1;       // position in the target heap
+  bool framing = false;      // body is framed as SSE
+  bool retried = false;
+  bool waiting = false;      // queued for a connection
+  bool body_overflow = false;
+
+  void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override;
+  void OnHead(int status);
+  void OnBody(const char* p, size_t n, int64_t stamp);
+};
+
+// A binary min-heap of requests keyed by a time, each knowing its position
+// so it can leave in O(log n) when it completes early (most do).
+class ReqHeap {
+ public:
+  ReqHeap(int64_t Req::*key, int Req::*idx) : key_(key), idx_(idx) {}
+  void Push(Req* r);
+  void Remove(Req* r);
+  Req* Top() const { return v_.empty() ? nullptr : v_[0]; }
+  bool Empty() const { return v_.empty(); }
+
+ private:
+  void Up(size_t i);
+  void Down(size_t i);
+  void Place(size_t i, Req* r) {
+    v_[i] = r;
+    r->*idx_ = static_cast<int>(i);
+  }
+  std::vector<Req*> v_;
+  int64_t Req::*key_;
+  int Req::*idx_;
+};
+
+}  // namespace servebench
