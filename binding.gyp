@@ -16,6 +16,7 @@
         "native/engine_conn.cc",
         "native/engine_req.cc",
         "native/engine_binding.cc",
+        "native/engine_batch.cc",
         "native/mockserver.cc",
         "native/mockserver_format.cc",
         "native/mockserver_binding.cc",
