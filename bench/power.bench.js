@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from './lib.js';
+import { median, root } from './lib.js';
 
 export const description = 'GPU power poller CPU cost (fake NVML), per sampling interval';
 
@@ -71,33 +71,37 @@ export async function run(ctx) {
   const { native, quick, log } = ctx;
   if (typeof native.PowerPoller !== 'function') throw new Error('the addon has no PowerPoller (rebuild it: npx node-gyp build)');
   const lib = buildFakeNvml();
-  const seconds = quick ? 0.4 : 4;
-  const rows = [];
-  let at50 = null;
-  for (const gpus of GPU_COUNTS) {
-    for (const ms of INTERVALS_MS) {
-      log(`  power: ${gpus} GPU(s) every ${ms} ms for ${seconds} s`);
-      const r = await runOne(native, lib, ms, gpus, seconds);
-      if (ms === 50 && gpus === GPU_COUNTS[GPU_COUNTS.length - 1]) at50 = r;
-      rows.push([
-        `${ms} ms`,
-        gpus,
-        r.rate.toFixed(1),
-        (r.threadPct / 100).toExponential(2),
-        r.threadPct.toFixed(4),
-        r.usPerTick.toFixed(1),
-        r.drainPct.toFixed(4),
-        r.processPct.toFixed(3),
-        r.dropped,
-      ]);
+  const seconds = quick ? 0.4 : 2;
+  const reps = quick ? 1 : 3;
+  const configs = GPU_COUNTS.flatMap((gpus) => INTERVALS_MS.map((ms) => ({ gpus, ms })));
+  // Repetitions interleaved across configurations, so a burst of load from elsewhere on a shared
+  // machine hits all of them alike; each figure is the median over the repetitions.
+  const results = configs.map(() => []);
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [k, { gpus, ms }] of configs.entries()) {
+      log(`  power: rep ${rep + 1}/${reps}, ${gpus} GPU(s) every ${ms} ms for ${seconds} s`);
+      results[k].push(await runOne(native, lib, ms, gpus, seconds));
     }
   }
   delete process.env.SB_FAKE_NVML_GPUS;
-  const total50 = at50 ? at50.threadPct + at50.drainPct : NaN;
+  const med = (k, key) => median(results[k].map((r) => r[key]));
+  const rows = configs.map(({ gpus, ms }, k) => [
+    `${ms} ms`,
+    gpus,
+    med(k, 'rate').toFixed(1),
+    (med(k, 'threadPct') / 100).toExponential(2),
+    med(k, 'threadPct').toFixed(4),
+    med(k, 'usPerTick').toFixed(1),
+    med(k, 'drainPct').toFixed(4),
+    med(k, 'processPct').toFixed(3),
+    Math.max(...results[k].map((r) => r.dropped)),
+  ]);
+  const k50 = configs.findIndex((c) => c.ms === 50 && c.gpus === GPU_COUNTS[GPU_COUNTS.length - 1]);
+  const total50 = med(k50, 'threadPct') + med(k50, 'drainPct');
   return {
     tables: [
       {
-        title: 'Power poller CPU cost (fake NVML; 7 fields per GPU per tick)',
+        title: `Power poller CPU cost (fake NVML; 7 fields per GPU per tick; median of ${reps} x ${seconds} s)`,
         columns: ['interval', 'GPUs', 'ticks/s', 'thread CPU-s/s', 'thread % core', 'µs/tick', 'drain % core', 'process % core', 'dropped'],
         rows,
       },
