@@ -3,8 +3,8 @@
 // each request is in prefill on [s, b) and in decode on [b, e) after clipping to the window; rates
 // use the unclipped phases; events at one time apply together; a rate sum is exactly 0 when no
 // request with a non-zero rate is in its phase. It shares no code with the native one: events are
-// sorted with a comparator, and percentiles are exact, by sorting each curve's (value, duration)
-// pairs by value.
+// sorted with a comparator, every curve is kept per segment in typed arrays, and percentiles are
+// exact, by sorting each curve's segments by value.
 
 export const ROWS = [
   'concurrency',
@@ -102,20 +102,24 @@ export function jsSweep(cols, w0, w1) {
   for (let k = 0; k < events; k++) order[k] = k;
   order.sort((a, b) => time[a] - time[b]);
 
-  // The curves, one value per segment of positive duration.
-  const segs = { dur: [], c: [], dc: [], pc: [], dt: [], pt: [], total: [], dpu: [], ppu: [], tif: [] };
+  // The curves, one value per segment of positive duration (at most one segment per event + 1).
+  const cap = events + 1;
+  const segs = {};
+  for (const k of ['dur', 'c', 'dc', 'pc', 'dt', 'pt', 'total', 'dpu', 'ppu', 'tif']) segs[k] = new Float64Array(cap);
+  let m = 0;
   let c = 0, dc = 0, pc = 0, np = 0, nd = 0, dt = 0, pt = 0, tif = 0;
   const emit = (d) => {
-    segs.dur.push(d);
-    segs.c.push(c);
-    segs.dc.push(dc);
-    segs.pc.push(pc);
-    segs.dt.push(dt);
-    segs.pt.push(pt);
-    segs.total.push(dt + pt);
-    segs.dpu.push(dc > 0 ? dt / dc : 0);
-    segs.ppu.push(pc > 0 ? pt / pc : 0);
-    segs.tif.push(tif);
+    segs.dur[m] = d;
+    segs.c[m] = c;
+    segs.dc[m] = dc;
+    segs.pc[m] = pc;
+    segs.dt[m] = dt;
+    segs.pt[m] = pt;
+    segs.total[m] = dt + pt;
+    segs.dpu[m] = dc > 0 ? dt / dc : 0;
+    segs.ppu[m] = pc > 0 ? pt / pc : 0;
+    segs.tif[m] = tif;
+    m++;
   };
   const enterP = (i, sign) => {
     pc += sign;
@@ -157,41 +161,50 @@ export function jsSweep(cols, w0, w1) {
   }
   if (w1 > prev) emit(w1 - prev);
 
+  // Each curve's segments sorted by value once; an Active row walks its curve's order, skipping
+  // the segments outside its mask.
+  const sorted = {};
+  const byValue = (curve) => {
+    if (!sorted[curve]) {
+      const values = segs[curve];
+      const idx = new Uint32Array(m);
+      for (let j = 0; j < m; j++) idx[j] = j;
+      sorted[curve] = idx.sort((x, y) => values[x] - values[y]);
+    }
+    return sorted[curve];
+  };
   const rows = {};
-  const m = segs.dur.length;
   VIEWS.forEach(([curve, mask], r) => {
     const values = segs[curve];
-    const idx = [];
+    const inside = (j) => mask === null || segs[mask][j] > 0;
     let weight = 0;
     let sum = 0;
     let max = 0;
     for (let j = 0; j < m; j++) {
-      if (mask !== null && !(segs[mask][j] > 0)) continue;
-      idx.push(j);
+      if (!inside(j)) continue;
       weight += segs.dur[j];
       sum += values[j] * segs.dur[j];
       max = Math.max(max, values[j]);
     }
+    const total = weight;
     // Effective rows weigh over the window itself, as the native sweep does.
     if (mask === null) weight = w1 - w0;
     const row = { avg: NaN, p50: NaN, p90: NaN, p95: NaN, p99: NaN, max: NaN, weight_ns: weight };
     if (weight > 0 && m > 0) {
       row.avg = sum / weight;
       row.max = max;
-      idx.sort((a, b) => values[a] - values[b]);
-      let total = 0;
-      for (const j of idx) total += segs.dur[j];
-      for (const [name, q] of QUANTILES) {
-        let cum = 0;
-        row[name] = values[idx[idx.length - 1]];
-        for (const j of idx) {
-          cum += segs.dur[j];
-          if (cum >= q * total) {
-            row[name] = values[j];
-            break;
-          }
-        }
+      const idx = byValue(curve);
+      let q = 0;
+      let cum = 0;
+      let last = NaN;
+      for (let k = 0; k < m && q < QUANTILES.length; k++) {
+        const j = idx[k];
+        if (!inside(j)) continue;
+        cum += segs.dur[j];
+        last = values[j];
+        for (; q < QUANTILES.length && cum >= QUANTILES[q][1] * total; q++) row[QUANTILES[q][0]] = values[j];
       }
+      for (; q < QUANTILES.length; q++) row[QUANTILES[q][0]] = last;
     }
     rows[ROWS[r]] = row;
   });

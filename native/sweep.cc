@@ -93,11 +93,15 @@ class Array {
 constexpr uint32_t kFlag = 1u << 31;
 constexpr uint32_t kIndexMask = kFlag - 1;
 
+// Keys end with a sentinel (kEndKey, after the last event) so the sweep needs no bounds checks.
+constexpr uint64_t kEndKey = std::numeric_limits<uint64_t>::max();
+
 struct Buf {
   Array<uint64_t> key;
   Array<uint32_t> ref;
   size_t n = 0;
-  explicit Buf(size_t cap) : key(cap), ref(cap) {}
+  // Refs are padded so the sweep can prefetch ahead of its position without a bounds check.
+  explicit Buf(size_t cap) : key(cap + 1), ref(cap + 1 + kPrefetch) {}
   void swap(Buf& o) noexcept {
     key.swap(o.key);
     ref.swap(o.ref);
@@ -107,7 +111,8 @@ struct Buf {
 
 // Events sort on unsigned keys that order like the times. When every time is an integer (ns
 // stamps are) the key is the offset from the earliest time: few significant bits, so few radix
-// passes. Otherwise it is the IEEE bit pattern made unsigned-ordered. Time(Key(t)) == t.
+// passes. Otherwise it is the IEEE bit pattern made unsigned-ordered. Time(Key(t)) == t, and no
+// finite time maps to kEndKey.
 struct TimeKeys {
   bool integral = true;
   double base = 0;
@@ -122,55 +127,56 @@ struct TimeKeys {
   }
 };
 
-// In-cache LSD radix sort of n (key, ref) pairs on key bits [lo, lo + span), 8 bits a pass,
-// through the scratch tk / tr; insertion sort for short runs.
-void SmallSort(uint64_t* k, uint32_t* r, uint64_t* tk, uint32_t* tr, size_t n, int lo, int span) {
-  if (n < 2 || span <= 0) return;
-  if (n <= 64) {
-    for (size_t i = 1; i < n; ++i) {
-      const uint64_t kk = k[i];
-      const uint32_t rr = r[i];
-      size_t j = i;
-      for (; j > 0 && k[j - 1] > kk; --j) {
-        k[j] = k[j - 1];
-        r[j] = r[j - 1];
+// Sorts n (key, ref) pairs in cache, by key, through the scratch tk / tr (same size): MSD radix
+// on 8 bits at a time from bit `hi` down, skipping digits that are the same for every key, until
+// the pieces are small enough for insertion sort. Stable.
+void MsdSort(uint64_t* k, uint32_t* r, uint64_t* tk, uint32_t* tr, size_t n, int lo, int hi) {
+  for (;;) {
+    if (n <= 32 || hi <= lo) {
+      for (size_t i = 1; i < n; ++i) {
+        const uint64_t kk = k[i];
+        const uint32_t rr = r[i];
+        size_t j = i;
+        for (; j > 0 && k[j - 1] > kk; --j) {
+          k[j] = k[j - 1];
+          r[j] = r[j - 1];
+        }
+        k[j] = kk;
+        r[j] = rr;
       }
-      k[j] = kk;
-      r[j] = rr;
+      return;
     }
-    return;
-  }
-  bool in_tmp = false;
-  for (int sh = lo; sh < lo + span; sh += 8) {
-    uint32_t count[256] = {};
-    uint64_t* sk = in_tmp ? tk : k;
-    uint32_t* sr = in_tmp ? tr : r;
-    uint64_t* dk = in_tmp ? k : tk;
-    uint32_t* dr = in_tmp ? r : tr;
-    for (size_t i = 0; i < n; ++i) ++count[(sk[i] >> sh) & 0xff];
-    if (std::find(count, count + 256, static_cast<uint32_t>(n)) != count + 256) continue;
-    uint32_t sum = 0;
-    for (uint32_t& c : count) sum += std::exchange(c, sum);
+    const int width = std::min(8, hi - lo);
+    const int shift = hi - width;
+    const uint64_t mask = (uint64_t{1} << width) - 1;
+    uint32_t bound[257] = {};
+    for (size_t i = 0; i < n; ++i) ++bound[((k[i] >> shift) & mask) + 1];
+    hi = shift;
+    if (std::find(bound + 1, bound + 257, static_cast<uint32_t>(n)) != bound + 257) continue;  // one digit value
+    for (int d = 0; d < 256; ++d) bound[d + 1] += bound[d];
+    uint32_t next[256];
+    std::memcpy(next, bound, sizeof next);
     for (size_t i = 0; i < n; ++i) {
-      const uint32_t j = count[(sk[i] >> sh) & 0xff]++;
-      dk[j] = sk[i];
-      dr[j] = sr[i];
+      const uint32_t j = next[(k[i] >> shift) & mask]++;
+      tk[j] = k[i];
+      tr[j] = r[i];
     }
-    in_tmp = !in_tmp;
-  }
-  if (in_tmp) {
     std::memcpy(k, tk, n * sizeof *k);
     std::memcpy(r, tr, n * sizeof *r);
+    for (int d = 0; d < 256; ++d) {
+      const uint32_t b = bound[d];
+      if (bound[d + 1] - b > 1) MsdSort(k + b, r + b, tk + b, tr + b, bound[d + 1] - b, lo, hi);
+    }
+    return;
   }
 }
 
 // Radix sort of `a` by key (stable); `tmp` is scratch of at least the same capacity. Only the bit
 // range in which keys differ is sorted: one pass out of memory on its top (up to 12) bits into
-// buckets of a few thousand events, then each bucket is sorted in cache on the rest. Already
-// sorted input costs one read.
+// buckets of a few thousand events, then each bucket is sorted in cache (MsdSort). Already sorted
+// input costs one read. Leaves the sentinel after the last key.
 void RadixSort(Buf& a, Buf& tmp) {
   const size_t n = a.n;
-  if (n < 2) return;
   const uint64_t* k = a.key.get();
   uint64_t diff = 0;
   bool sorted = true;
@@ -178,31 +184,34 @@ void RadixSort(Buf& a, Buf& tmp) {
     diff |= k[i] ^ k[0];
     sorted &= k[i - 1] <= k[i];
   }
-  if (sorted) return;
-  const int lo = __builtin_ctzll(diff);
-  const int hi = 64 - __builtin_clzll(diff);
-  int width = 1;
-  while (width < 12 && width < hi - lo && (n >> width) > 256) ++width;
-  const int shift = hi - width;
-  const size_t radix = size_t{1} << width;
-  std::vector<size_t> bound(radix + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++bound[((k[i] >> shift) & (radix - 1)) + 1];
-  for (size_t d = 0; d < radix; ++d) bound[d + 1] += bound[d];
-  std::vector<size_t> next(bound.begin(), bound.end() - 1);
-  const uint32_t* r = a.ref.get();
-  uint64_t* dk = tmp.key.get();
-  uint32_t* dr = tmp.ref.get();
-  for (size_t i = 0; i < n; ++i) {
-    const size_t j = next[(k[i] >> shift) & (radix - 1)]++;
-    dk[j] = k[i];
-    dr[j] = r[i];
+  if (!sorted) {
+    const int lo = __builtin_ctzll(diff);
+    const int hi = 64 - __builtin_clzll(diff);
+    int width = 1;
+    while (width < 12 && width < hi - lo && (n >> width) > 1024) ++width;
+    const int shift = hi - width;
+    const size_t radix = size_t{1} << width;
+    std::vector<size_t> bound(radix + 1, 0);
+    for (size_t i = 0; i < n; ++i) ++bound[((k[i] >> shift) & (radix - 1)) + 1];
+    for (size_t d = 0; d < radix; ++d) bound[d + 1] += bound[d];
+    std::vector<size_t> next(bound.begin(), bound.end() - 1);
+    const uint32_t* r = a.ref.get();
+    uint64_t* dk = tmp.key.get();
+    uint32_t* dr = tmp.ref.get();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t j = next[(k[i] >> shift) & (radix - 1)]++;
+      dk[j] = k[i];
+      dr[j] = r[i];
+    }
+    for (size_t d = 0; d < radix; ++d) {
+      const size_t b = bound[d];
+      MsdSort(dk + b, dr + b, a.key.get() + b, a.ref.get() + b, bound[d + 1] - b, lo, shift);
+    }
+    tmp.n = n;
+    a.swap(tmp);
   }
-  for (size_t d = 0; d < radix; ++d) {
-    const size_t b = bound[d];
-    SmallSort(dk + b, dr + b, a.key.get() + b, a.ref.get() + b, bound[d + 1] - b, lo, shift - lo);
-  }
-  tmp.n = n;
-  a.swap(tmp);
+  a.key[n] = kEndKey;
+  for (size_t i = n; i <= n + kPrefetch; ++i) a.ref[i] = 0;
 }
 
 // ---- The sweep ------------------------------------------------------------------------------------
@@ -259,6 +268,10 @@ struct State {
       nd -= q.drate > 0;
     }
   }
+  void Add(const State& o) {
+    c += o.c, dc += o.dc, pc += o.pc, np += o.np, nd += o.nd;
+    dt += o.dt, pt += o.pt, tif += o.tif;
+  }
   void Settle() {
     if (np == 0) pt = 0;
     if (nd == 0) dt = 0;
@@ -295,21 +308,12 @@ Cursor LowerBound(const Streams& st, uint64_t k) {
   return Cursor{lb(st.S), lb(st.B), lb(st.E)};
 }
 
-// The state after the events before `to` (used to start a sweep in the middle).
-State StateAt(const Streams& st, Cursor to) {
-  State x;
-  for (size_t i = 0; i < to.s; ++i) x.Open(st.req[st.S.ref[i] & kIndexMask], st.S.ref[i] & kFlag);
-  for (size_t i = 0; i < to.b; ++i) x.Advance(st.req[st.B.ref[i]]);
-  for (size_t i = 0; i < to.e; ++i) x.Close(st.req[st.E.ref[i] & kIndexMask], st.E.ref[i] & kFlag);
-  x.Settle();
-  return x;
-}
-
-// Sweeps the events in [from, to) over the time span [t_from, t_to], starting from state x,
-// calling sink(Seg) for every segment of positive duration (idle parts included). Events at one
-// time are applied together, so their order never matters and zero-length steps do not exist.
+// Sweeps the events from `at` whose key is below `limit` over the time span [t_from, t_to],
+// starting from state x, calling sink(Seg) for every segment of positive duration (idle parts
+// included). Events at one time are applied together, so their order never matters and
+// zero-length steps do not exist. The streams' sentinels end the walk without bounds checks.
 template <class Sink>
-void Sweep(const Streams& st, Cursor from, Cursor to, double t_from, double t_to, State x, Sink& sink) {
+void Sweep(const Streams& st, Cursor at, uint64_t limit, double t_from, double t_to, State x, Sink& sink) {
   const uint64_t* sk = st.S.key.get();
   const uint64_t* bk = st.B.key.get();
   const uint64_t* ek = st.E.key.get();
@@ -317,30 +321,26 @@ void Sweep(const Streams& st, Cursor from, Cursor to, double t_from, double t_to
   const uint32_t* br = st.B.ref.get();
   const uint32_t* er = st.E.ref.get();
   const Req* req = st.req;
-  size_t is = from.s, ib = from.b, ie = from.e;
+  size_t is = at.s, ib = at.b, ie = at.e;
   double prev = t_from;
   for (;;) {
-    uint64_t k = std::numeric_limits<uint64_t>::max();
-    bool any = false;
-    if (ie < to.e) k = ek[ie], any = true;
-    if (is < to.s && (!any || sk[is] < k)) k = sk[is], any = true;
-    if (ib < to.b && (!any || bk[ib] < k)) k = bk[ib], any = true;
-    if (!any) break;
+    const uint64_t k = std::min(std::min(sk[is], bk[ib]), ek[ie]);
+    if (k >= limit) break;
     const double t = st.tk.Time(k);
     if (t > prev) {
       sink(Seg{t - prev, x.c, x.dc, x.pc, x.dt, x.pt, x.tif});
       prev = t;
     }
-    for (; is < to.s && sk[is] == k; ++is) {
-      if (is + kPrefetch < st.S.n) __builtin_prefetch(&req[sr[is + kPrefetch] & kIndexMask]);
+    for (; sk[is] == k; ++is) {
+      __builtin_prefetch(&req[sr[is + kPrefetch] & kIndexMask]);
       x.Open(req[sr[is] & kIndexMask], sr[is] & kFlag);
     }
-    for (; ib < to.b && bk[ib] == k; ++ib) {
-      if (ib + kPrefetch < st.B.n) __builtin_prefetch(&req[br[ib + kPrefetch]]);
+    for (; bk[ib] == k; ++ib) {
+      __builtin_prefetch(&req[br[ib + kPrefetch]]);
       x.Advance(req[br[ib]]);
     }
-    for (; ie < to.e && ek[ie] == k; ++ie) {
-      if (ie + kPrefetch < st.E.n) __builtin_prefetch(&req[er[ie + kPrefetch] & kIndexMask]);
+    for (; ek[ie] == k; ++ie) {
+      __builtin_prefetch(&req[er[ie + kPrefetch] & kIndexMask]);
       x.Close(req[er[ie] & kIndexMask], er[ie] & kFlag);
     }
     x.Settle();
@@ -374,10 +374,14 @@ class SparseHist {
  public:
   static constexpr int kExpMin = -30;
   static constexpr int kExpMax = 70;
-  static constexpr int kTopBits = 4;    // blocks per power of two: 2^4
+  static constexpr int kSubBits = 12;   // buckets per power of two: 2^12
   static constexpr int kBlockBits = 8;  // buckets per block: 2^8
   static constexpr size_t kBlock = size_t{1} << kBlockBits;
-  static constexpr size_t kTop = static_cast<size_t>(kExpMax - kExpMin + 1) << kTopBits;
+  // For a positive double, bits >> (52 - kSubBits) is (biased exponent, top kSubBits of the
+  // mantissa): its bucket, in value order, in one shift.
+  static constexpr uint64_t kFirst = static_cast<uint64_t>(1023 + kExpMin) << kSubBits;
+  static constexpr uint64_t kBuckets = static_cast<uint64_t>(kExpMax - kExpMin + 1) << kSubBits;
+  static constexpr size_t kTop = kBuckets >> kBlockBits;
 
   SparseHist() : top_(kTop, nullptr) {}
 
@@ -386,12 +390,20 @@ class SparseHist {
       zero_ += d;
       return;
     }
-    const uint64_t b = Bits(v);
-    const int e = static_cast<int>(b >> 52) - 1023;
-    if (e < kExpMin) return under_.Add(v, d);
-    if (e > kExpMax) return over_.Add(v, d);
-    const size_t t = (static_cast<size_t>(e - kExpMin) << kTopBits) | ((b >> (52 - kTopBits)) & ((1u << kTopBits) - 1));
-    At(t)[(b >> (52 - kTopBits - kBlockBits)) & (kBlock - 1)].Add(v, d);
+    const uint64_t g = Bits(v) >> (52 - kSubBits);
+    const uint64_t i = g - kFirst;  // wraps around below the range
+    if (i < kBuckets) return At(i >> kBlockBits)[i & (kBlock - 1)].Add(v, d);
+    (g < kFirst ? under_ : over_).Add(v, d);
+  }
+
+  // Total duration of the positive values.
+  double Positive() const {
+    double total = under_.dur + over_.dur;
+    for (const Cell* block : top_) {
+      if (block == nullptr) continue;
+      for (size_t i = 0; i < kBlock; ++i) total += block[i].dur;
+    }
+    return total;
   }
 
   void Merge(const SparseHist& o) {
@@ -465,8 +477,6 @@ constexpr View kViews[kSweepRows] = {
     {kRowDecodeThroughputPerUser, kDecodeMask},
     {kRowPrefillThroughputPerUser, kPrefillMask},
 };
-constexpr int kFirstActive = kRowActiveDecodeThroughput;
-constexpr int kActiveViews = kSweepRows - kFirstActive;
 constexpr double kQuantiles[4] = {0.50, 0.90, 0.95, 0.99};
 constexpr int kStatOfQuantile[4] = {kStatP50, kStatP90, kStatP95, kStatP99};
 
@@ -476,8 +486,7 @@ struct Accum {
   SparseHist hist[kRealRows];
   double sum[kRows] = {};
   double max[kRows] = {};
-  double mask_dur[3] = {};                // decode / prefill / any request in flight
-  double active_zero[kActiveViews] = {};  // time inside the view's mask with value 0
+  double mask_dur[3] = {};  // decode / prefill / any request in flight
   size_t segments = 0;
 
   void operator()(const Seg& s) {
@@ -506,12 +515,9 @@ struct Accum {
       sum[kIntRows + r] += v[r] * d;
       max[kIntRows + r] = std::max(max[kIntRows + r], v[r]);
     }
-    const bool on[3] = {s.dc > 0, s.pc > 0, s.c > 0};
-    for (int m = 0; m < 3; ++m) mask_dur[m] += on[m] ? d : 0.0;
-    for (int a = 0; a < kActiveViews; ++a) {
-      const View& view = kViews[kFirstActive + a];
-      active_zero[a] += on[view.mask] && v[view.row - kIntRows] == 0 ? d : 0.0;
-    }
+    mask_dur[kDecodeMask] += s.dc > 0 ? d : 0.0;
+    mask_dur[kPrefillMask] += s.pc > 0 ? d : 0.0;
+    mask_dur[kTotalMask] += s.c > 0 ? d : 0.0;
   }
 
   void Merge(const Accum& o) {
@@ -525,7 +531,6 @@ struct Accum {
       max[r] = std::max(max[r], o.max[r]);
     }
     for (int m = 0; m < 3; ++m) mask_dur[m] += o.mask_dur[m];
-    for (int a = 0; a < kActiveViews; ++a) active_zero[a] += o.active_zero[a];
     segments += o.segments;
   }
 };
@@ -573,6 +578,124 @@ void Parallel(int k, bool two, Fn&& fn) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// A time that splits the events about in half: the median of the (clipped) start and end times of
+// up to 1024 requests spread over the columns; an integer, so that it is a valid key in either
+// key mode once it is clamped to the earliest event.
+double SplitTime(const SweepColumns& cols, double w0, double w1) {
+  std::vector<double> t;
+  const size_t step = std::max<size_t>(1, cols.n / 1024);
+  for (size_t i = 0; i < cols.n; i += step) {
+    const double s = std::max(cols.start[i], w0), e = std::min(cols.end[i], w1);
+    if (std::isfinite(s) && std::isfinite(e) && s < e) {
+      t.push_back(s);
+      t.push_back(e);
+    }
+  }
+  if (t.empty()) return w0;
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return std::floor(t[t.size() / 2]);
+}
+
+// What prep made of a slice of the requests.
+struct Prepped {
+  size_t m = 0;   // requests kept (S and E events)
+  size_t nb = 0;  // B events
+  bool integral = true;
+  double tmin = kInf;
+  State at_split;  // the sum of the kept requests' events before the split time
+  size_t bad = std::numeric_limits<size_t>::max();
+  const char* what = "";
+};
+
+// Checks requests [lo, hi), clips them to the window, works out their rates (req[i]) and writes
+// their events from position lo of each stream (times as raw double bits: whether they can be
+// integer keys is known only once every part is done). Stops at the first bad request.
+void Prep(const SweepColumns& cols, size_t lo, size_t hi, double split, Req* req, Buf& S, Buf& B, Buf& E,
+          Prepped& out) {
+  const double w0 = cols.window_start, w1 = cols.window_end;
+  size_t m = lo, nb = lo;
+  bool integral = true;
+  double tmin = kInf;
+  State x;
+  for (size_t i = lo; i < hi; ++i) {
+    const double s0 = cols.start[i], g0 = cols.generation_start[i], e0 = cols.end[i];
+    const double isl = cols.isl[i], osl = cols.osl[i];
+    const char* what = nullptr;
+    const bool has_gen = !std::isnan(g0);
+    if (!std::isfinite(s0) || !std::isfinite(e0)) {
+      what = "start and end must be finite";
+    } else if (e0 < s0) {
+      what = "end is before start";
+    } else if (has_gen && !(g0 >= s0 && g0 <= e0)) {
+      what = "generationStart must be NaN or within [start, end]";
+    } else if (!std::isnan(isl) && !(isl >= 0 && isl < kInf)) {
+      what = "isl must be NaN or finite and >= 0";
+    } else if (!std::isnan(osl) && !(osl >= 0 && osl < kInf)) {
+      what = "osl must be NaN or finite and >= 0";
+    }
+    if (what != nullptr) {
+      out.bad = i;
+      out.what = what;
+      return;
+    }
+    // "+ 0.0" turns -0 into +0, so that equal times get equal keys.
+    const double s = std::max(s0, w0) + 0.0;
+    const double e = std::min(e0, w1) + 0.0;
+    if (!(s < e)) continue;  // outside the window, or of zero length: contributes nothing
+    const double b = (has_gen ? std::min(std::max(g0, s), e) : e) + 0.0;
+    // Rates use the request's whole phases, not their clipped parts: a rate is a property of the
+    // request, and clipping only limits where it is counted.
+    const double pdur = (has_gen ? g0 : e0) - s0;
+    const double ddur = has_gen ? e0 - g0 : 0;
+    Req& q = req[i];
+    q.prate = pdur > 0 && !std::isnan(isl) ? isl * kNsPerS / pdur : 0;
+    q.drate = ddur > 0 && !std::isnan(osl) ? std::max(osl - 1, 0.0) * kNsPerS / ddur : 0;
+    q.ptok = std::isnan(isl) ? 0 : isl;
+    q.dtok = q.ptok + (std::isnan(osl) ? 0 : osl);
+    const uint32_t idx = static_cast<uint32_t>(i);
+    const bool opens_decode = !(b > s), closes_prefill = !(b < e);
+    S.key[m] = Bits(s);
+    S.ref[m] = idx | (opens_decode ? kFlag : 0);
+    E.key[m] = Bits(e);
+    E.ref[m] = idx | (closes_prefill ? kFlag : 0);
+    ++m;
+    if (s < b && b < e) {
+      B.key[nb] = Bits(b);
+      B.ref[nb] = idx;
+      ++nb;
+    }
+    // The events of this request before the split, as the sweep would apply them.
+    if (s < split) {
+      x.Open(q, opens_decode);
+      if (s < b && b < e && b < split) x.Advance(q);
+      if (e < split) x.Close(q, closes_prefill);
+    }
+    integral &= s == std::floor(s) && b == std::floor(b) && e == std::floor(e) && std::fabs(s) < kExactInt &&
+                std::fabs(e) < kExactInt;
+    tmin = std::min(tmin, s);
+  }
+  out.m = m - lo;
+  out.nb = nb - lo;
+  out.integral = integral;
+  out.tmin = tmin;
+  out.at_split = x;
+}
+
+// Moves `count` events written from position `from` to the end of `buf`'s events.
+void Append(Buf& buf, size_t from, size_t count) {
+  if (count > 0 && from != buf.n) {
+    std::memmove(buf.key.get() + buf.n, buf.key.get() + from, count * sizeof(uint64_t));
+    std::memmove(buf.ref.get() + buf.n, buf.ref.get() + from, count * sizeof(uint32_t));
+  }
+  buf.n += count;
+}
+
+// Turns the raw double times of `buf` into keys.
+void ToKeys(Buf& buf, const TimeKeys& tk) {
+  uint64_t* k = buf.key.get();
+  for (size_t i = 0; i < buf.n; ++i) k[i] = tk.Key(FromBits(k[i]));
+}
+
 }  // namespace
 
 bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* error) {
@@ -588,92 +711,66 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
     return false;
   }
 
-  // Clip every request to the window, work out its rates and write its events (times as raw
-  // double bits for now: whether they can be integer keys is known only at the end).
+  // Two threads split the prep by request, the sorts by stream and the sweep by time: at T, a
+  // median of sampled event times, so each half gets about half of the events.
+  const bool two = threads >= 2 && n >= kParallelMin;
+  const double split = SplitTime(cols, w0, w1);
   Array<Req> req(n);
   Buf S(n), B(n), E(n);
-  size_t m = 0;
-  bool integral = true;
-  double tmin = kInf;
-  auto bad = [&](size_t i, const char* what) {
-    *error = "request " + std::to_string(i) + ": " + what;
-    return false;
-  };
-  for (size_t i = 0; i < n; ++i) {
-    const double s0 = cols.start[i], g0 = cols.generation_start[i], e0 = cols.end[i];
-    const double isl = cols.isl[i], osl = cols.osl[i];
-    if (!std::isfinite(s0) || !std::isfinite(e0)) return bad(i, "start and end must be finite");
-    if (e0 < s0) return bad(i, "end is before start");
-    const bool has_gen = !std::isnan(g0);
-    if (has_gen && !(g0 >= s0 && g0 <= e0)) return bad(i, "generationStart must be NaN or within [start, end]");
-    if (!std::isnan(isl) && !(isl >= 0 && isl < kInf)) return bad(i, "isl must be NaN or finite and >= 0");
-    if (!std::isnan(osl) && !(osl >= 0 && osl < kInf)) return bad(i, "osl must be NaN or finite and >= 0");
-    // "+ 0.0" turns -0 into +0, so that equal times get equal keys.
-    const double s = std::max(s0, w0) + 0.0;
-    const double e = std::min(e0, w1) + 0.0;
-    if (!(s < e)) continue;  // outside the window, or of zero length: contributes nothing
-    const double b = (has_gen ? std::min(std::max(g0, s), e) : e) + 0.0;
-    // Rates use the request's whole phases, not their clipped parts: a rate is a property of the
-    // request, and clipping only limits where it is counted.
-    const double pdur = (has_gen ? g0 : e0) - s0;
-    const double ddur = has_gen ? e0 - g0 : 0;
-    Req& q = req[m];
-    q.prate = pdur > 0 && !std::isnan(isl) ? isl * kNsPerS / pdur : 0;
-    q.drate = ddur > 0 && !std::isnan(osl) ? std::max(osl - 1, 0.0) * kNsPerS / ddur : 0;
-    q.ptok = std::isnan(isl) ? 0 : isl;
-    q.dtok = q.ptok + (std::isnan(osl) ? 0 : osl);
-    const uint32_t idx = static_cast<uint32_t>(m);
-    S.key[m] = Bits(s);
-    S.ref[m] = idx | (b > s ? 0 : kFlag);
-    E.key[m] = Bits(e);
-    E.ref[m] = idx | (b < e ? 0 : kFlag);
-    if (s < b && b < e) {
-      B.key[B.n] = Bits(b);
-      B.ref[B.n] = idx;
-      ++B.n;
+  const size_t half = two ? n / 2 : n;
+  Prepped part[2];
+  Parallel(2, two, [&](int t) {
+    Prep(cols, t == 0 ? 0 : half, t == 0 ? half : n, split, req.get(), S, B, E, part[t]);
+  });
+  for (const Prepped& p : part) {
+    if (p.bad < n) {
+      *error = "request " + std::to_string(p.bad) + ": " + p.what;
+      return false;
     }
-    integral &= s == std::floor(s) && b == std::floor(b) && e == std::floor(e) && std::fabs(s) < kExactInt &&
-                std::fabs(e) < kExactInt;
-    tmin = std::min(tmin, s);
-    ++m;
   }
-  S.n = E.n = m;
+  // The second part's events follow the first's without a gap.
+  S.n = E.n = part[0].m;
+  B.n = part[0].nb;
+  Append(S, half, part[1].m);
+  Append(E, half, part[1].m);
+  Append(B, half, part[1].nb);
+  const size_t m = S.n;
   TimeKeys tk;
-  tk.integral = integral;
-  tk.base = integral && m > 0 ? tmin : 0;
-  for (Buf* buf : {&S, &B, &E}) {
-    uint64_t* k = buf->key.get();
-    for (size_t i = 0; i < buf->n; ++i) k[i] = tk.Key(FromBits(k[i]));
-  }
+  tk.integral = part[0].integral && part[1].integral;
+  tk.base = tk.integral && m > 0 ? std::min(part[0].tmin, part[1].tmin) : 0;
+  State at_split = part[0].at_split;
+  at_split.Add(part[1].at_split);
+  at_split.Settle();
 
-  // Sort the streams, two at a time when there is a second core.
-  const bool two = threads >= 2 && m >= kParallelMin;
+  // Sort the streams, E and B on this thread, S on the other.
   {
     Buf tmp0(m), tmp1(two ? m : 0);
     Buf* streams[3] = {&E, &S, &B};
     Buf* scratch[2] = {&tmp0, &tmp1};  // one per thread
-    Parallel(3, two, [&](int i) { RadixSort(*streams[i], *scratch[two ? i % 2 : 0]); });
+    Parallel(3, two, [&](int i) {
+      ToKeys(*streams[i], tk);
+      RadixSort(*streams[i], *scratch[two ? i % 2 : 0]);
+    });
   }
 
-  // Sweep. With two threads the events are split at the median end time; the second half starts
-  // from the state the first half ends in, and the two accumulations are merged.
+  // Sweep; with two threads, [w0, T) here and [T, w1] on the other, from the state at T, and the
+  // two accumulations merged.
   const Streams st{S, B, E, req.get(), tk};
   Accum acc[2];
-  const Cursor end{S.n, B.n, E.n};
-  if (two) {
-    const uint64_t split_key = E.key[E.n / 2];
+  const double t_mid = m > 0 ? std::max(split, tk.Time(S.key[0])) : w0;
+  if (two && m > 0) {
+    const uint64_t split_key = tk.Key(t_mid);
     const Cursor mid = LowerBound(st, split_key);
-    const double t_mid = tk.Time(split_key);
     Parallel(2, true, [&](int i) {
       if (i == 0) {
-        Sweep(st, Cursor{}, mid, w0, t_mid, State{}, acc[0]);
+        Sweep(st, Cursor{}, split_key, w0, t_mid, State{}, acc[0]);
       } else {
-        Sweep(st, mid, end, t_mid, w1, StateAt(st, mid), acc[1]);
+        Sweep(st, mid, kEndKey, t_mid, w1, at_split, acc[1]);
       }
     });
     acc[0].Merge(acc[1]);
   } else {
-    Sweep(st, Cursor{}, end, w0, w1, State{}, acc[0]);
+    Sweep(st, Cursor{}, kEndKey, w0, w1, State{}, acc[0]);
   }
   const Accum& a = acc[0];
 
@@ -702,7 +799,9 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
           o);
     } else {
       const SparseHist& h = a.hist[vw.row - kIntRows];
-      const double zero = vw.mask == kNoMask ? h.zero() : a.active_zero[view - kFirstActive];
+      // An Active row's value is 0 outside its mask, so its positive values all lie inside it and
+      // its time at 0 inside the mask is the rest of the mask's time.
+      const double zero = vw.mask == kNoMask ? h.zero() : std::max(0.0, weight - h.Positive());
       Percentiles([&](auto&& fn) { h.ForEach(zero, fn); }, o);
     }
   }
