@@ -57,7 +57,7 @@ export async function run(ctx) {
   const sweep = wrapper
     ? (c, w0, w1) => wrapper.sweepLine(c, w0, w1)
     : (c, w0, w1) => native.sweepLine(c.start, c.generationStart, c.end, c.isl, c.osl, w0, w1);
-  const small = quick ? 20_000 : 1_000_000;
+  const small = quick ? 10_000 : 1_000_000;
   const large = quick ? 100_000 : 10_000_000;
   const rows = [];
   const notes = [];
