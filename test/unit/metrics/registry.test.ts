@@ -13,6 +13,7 @@ import { goodputRunMetrics } from '../../../src/metrics/goodput.js';
 import { errorRecordMetrics, errorRunMetrics } from '../../../src/metrics/error-metrics.js';
 import { networkRtt } from '../../../src/metrics/network.js';
 import { httpTraceRecordMetrics } from '../../../src/metrics/http-trace.js';
+import { effectiveLatency, effectiveTimeWeightedMetrics } from '../../../src/metrics/effective.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -91,6 +92,8 @@ describe('default catalogue', () => {
       ...errorRunMetrics,
       networkRtt,
       ...httpTraceRecordMetrics,
+      effectiveLatency,
+      ...effectiveTimeWeightedMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -126,6 +129,22 @@ describe('default catalogue', () => {
         'min_request_timestamp',
         'max_response_timestamp',
         'benchmark_duration',
+        // Effective / Active (time-weighted over the run window) and effective latency.
+        'effective_latency',
+        'effective_concurrency',
+        'effective_decode_concurrency',
+        'effective_prefill_concurrency',
+        'effective_decode_throughput',
+        'effective_prefill_throughput',
+        'effective_total_throughput',
+        'effective_decode_throughput_per_user',
+        'effective_prefill_throughput_per_user',
+        'tokens_in_flight',
+        'active_decode_throughput',
+        'active_prefill_throughput',
+        'active_total_throughput',
+        'active_decode_throughput_per_user',
+        'active_prefill_throughput_per_user',
         // Usage fields, discrepancy, OSL mismatch, spec decode, goodput, errors, network, HTTP trace.
         ...[
           'prompt_tokens', 'completion_tokens', 'total_tokens', 'reasoning_tokens', 'prompt_cache_read_tokens',
