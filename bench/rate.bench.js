@@ -80,6 +80,8 @@ export async function run(ctx) {
         },
         graceNs: 10e9,
         cancellation: null,
+        // As runOnce does: nap rather than spin near send times when the engine stamps off the JS thread.
+        nap: transport.name === 'native',
       };
       globalThis.gc?.();
       const load = os.loadavg()[0];

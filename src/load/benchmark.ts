@@ -25,6 +25,8 @@ export interface BenchmarkPlan {
   /** How long in-flight requests may finish after a duration (or Ctrl-C) before they are cancelled; null: no limit. */
   graceNs: number | null;
   cancellation: CancellationSpec | null;
+  /** Nap instead of spinning near send times (timer.ts): only when responses are stamped off the JS thread. */
+  nap?: boolean;
 }
 
 export interface BenchmarkHooks extends IssuerHooks {
@@ -82,6 +84,7 @@ export async function runBenchmark(
       feeder,
       control,
       onLabel: (label, counters) => hooks.onPhaseStart?.(label, counters, spec),
+      nap: plan.nap ?? false,
     });
     feeder.abandonWaiting();
     // A duration, a cooldown or a stop hands the in-flight requests the grace period; a count waits for them.

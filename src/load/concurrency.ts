@@ -15,6 +15,8 @@ export interface ModeContext {
   feeder: SessionFeeder;
   control: RunControl;
   onLabel?: LabelListener;
+  /** Nap rather than spin when close to a send time (timer.ts): the transport stamps off the JS thread. */
+  nap?: boolean;
 }
 
 export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<IssueResult> {

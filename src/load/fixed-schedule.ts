@@ -77,7 +77,7 @@ export async function runFixedSchedule(spec: PhaseSpec, ctx: ModeContext): Promi
     if (d.action === 'stop') break;
     if (d.action === 'wait') {
       burst = 0;
-      await waitUntil(now + BigInt(Math.ceil(d.ns)), control);
+      await waitUntil(now + BigInt(Math.ceil(d.ns)), control, { nap: ctx.nap });
       continue;
     }
     const entry = entries[sent];

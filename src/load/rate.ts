@@ -60,7 +60,7 @@ export async function runRate(spec: PhaseSpec, ctx: ModeContext): Promise<IssueR
       }
       if (d.action === 'wait') {
         burst = 0;
-        await waitUntil(now + BigInt(Math.ceil(d.ns)), control);
+        await waitUntil(now + BigInt(Math.ceil(d.ns)), control, { nap: ctx.nap });
         continue;
       }
       issuer.issue({

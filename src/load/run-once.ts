@@ -138,7 +138,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   let harnessReport: HarnessReport | null = null;
   try {
     result = await runBenchmark(
-      plan,
+      // The native engine stamps on its own threads, so the pacer may nap instead of spinning.
+      { ...plan, nap: transport.name === 'native' },
       source,
       {
         dispatch: async (credit, opts) => {

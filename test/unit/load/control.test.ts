@@ -154,6 +154,23 @@ describe('timer', () => {
     expect(lates[10]).toBeLessThan(1_000_000);
   });
 
+  it('with naps, deadlines are still met (within the kernel timer slack) without spinning', async () => {
+    const lates: number[] = [];
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    for (let i = 0; i < 20; i++) {
+      const deadline = process.hrtime.bigint() + 1_200_000n;
+      expect(await waitUntil(deadline, undefined, { nap: true })).toBe(true);
+      lates.push(Number(process.hrtime.bigint() - deadline));
+    }
+    const c = process.cpuUsage(c0);
+    lates.sort((a, b) => a - b);
+    expect(lates[0]).toBeGreaterThanOrEqual(0);
+    expect(lates[10]).toBeLessThan(1_000_000);
+    // Napping leaves most of the 24 ms to other processes (a spin would use all of it).
+    expect((c.user + c.system) / 1000).toBeLessThan((performance.now() - t0) * 0.8);
+  });
+
   it('a stop wakes a long sleep early', async () => {
     const c = new RunControl();
     setTimeout(() => c.stop(), 20);
@@ -163,7 +180,7 @@ describe('timer', () => {
     // interruptOn 'cancel' ignores a stop.
     const c2 = new RunControl();
     c2.stop();
-    expect(await sleepNs(5e6, c2, 'cancel')).toBe(true);
+    expect(await sleepNs(5e6, c2, { interruptOn: 'cancel' })).toBe(true);
     await sleep(1);
   });
 });
