@@ -63,6 +63,9 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
       endOffsetMs: l.fixed_schedule_end_offset_ms,
       autoOffset: l.fixed_schedule_auto_offset,
     });
+    if (l.cooldown_duration_s !== null) {
+      throw new InvalidArgumentError('--cooldown-duration: a fixed-schedule replay ends with its trace; add --no-fixed-schedule to run the dataset under a load mode with a cooldown');
+    }
     if (replay.schedule.entries.length === 0) {
       throw new InvalidArgumentError('--fixed-schedule-start-offset: no conversation of the trace falls between the start and end offsets');
     }

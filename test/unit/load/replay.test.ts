@@ -68,6 +68,7 @@ describe('the load mode a run gets', () => {
     expect(p.replay!.schedule.entries).toHaveLength(2);
     expect(buildPlan(buildRunConfig({ concurrency: '3' }, {}), trace).connections).toBe(3);
     expect(() => buildPlan(buildRunConfig({ 'fixed-schedule-start-offset': 500 }, {}), trace)).toThrow(/no conversation of the trace/);
+    expect(() => buildPlan(buildRunConfig({ 'cooldown-duration': 2 }, {}), trace)).toThrow(/^--cooldown-duration: a fixed-schedule replay ends with its trace/);
   });
 
   it('warmup takes its own rate or concurrency, else the profiling load', () => {
