@@ -308,17 +308,20 @@ void HdrHistogram::ValuesAtPercentiles(const double* ps, size_t n, double* out) 
     std::fill(out, out + n, 0.0);
     return;
   }
-  std::vector<std::pair<double, size_t>> ranks(n);
-  for (size_t k = 0; k < n; ++k) ranks[k] = {RankFor(ps[k], count_), k};
+  std::vector<std::pair<int64_t, size_t>> ranks(n);
+  for (size_t k = 0; k < n; ++k) ranks[k] = {static_cast<int64_t>(RankFor(ps[k], count_)), k};
   std::sort(ranks.begin(), ranks.end());
-  size_t k = 0;
-  int64_t seen = 0;
-  for (size_t i = 0; i < counts_.size() && k < n; ++i) {
-    seen += counts_[i];
-    while (k < n && static_cast<double>(seen) >= ranks[k].first) {
-      out[ranks[k].second] = ReportAt(i, ps[ranks[k].second]);
-      ++k;
-    }
+  const int64_t* c = counts_.data();
+  const size_t len = counts_.size();
+  size_t i = 0, k = 0;
+  int64_t seen = 0;  // values in buckets before i
+  while (k < n) {
+    const int64_t target = ranks[k].first;
+    while (i < len && seen + c[i] < target) seen += c[i++];
+    if (i == len) break;
+    seen += c[i];
+    for (; k < n && ranks[k].first <= seen; ++k) out[ranks[k].second] = ReportAt(i, ps[ranks[k].second]);
+    ++i;
   }
   // Unreachable while counts and count_ agree; report the max rather than garbage.
   for (; k < n; ++k) out[ranks[k].second] = max_;
