@@ -171,42 +171,96 @@ void MsdSort(uint64_t* k, uint32_t* r, uint64_t* tk, uint32_t* tr, size_t n, int
   }
 }
 
-// Radix sort of `a` by key (stable); `tmp` is scratch of at least the same capacity. Only the bit
-// range in which keys differ is sorted: one pass out of memory on its top (up to 12) bits into
-// buckets of a few thousand events, then each bucket is sorted in cache (MsdSort). Already sorted
-// input costs one read. Leaves the sentinel after the last key.
-void RadixSort(Buf& a, Buf& tmp) {
-  const size_t n = a.n;
-  const uint64_t* k = a.key.get();
-  uint64_t diff = 0;
-  bool sorted = true;
-  for (size_t i = 1; i < n; ++i) {
-    diff |= k[i] ^ k[0];
-    sorted &= k[i - 1] <= k[i];
+// Runs `fn(i)` for i in [0, k) on up to two threads; rethrows the first failure.
+template <class Fn>
+void Parallel(int k, bool two, Fn&& fn) {
+  if (!two || k < 2) {
+    for (int i = 0; i < k; ++i) fn(i);
+    return;
   }
-  if (!sorted) {
-    const int lo = __builtin_ctzll(diff);
-    const int hi = 64 - __builtin_clzll(diff);
+  std::exception_ptr failure;
+  std::thread helper([&] {
+    try {
+      for (int i = 1; i < k; i += 2) fn(i);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    for (int i = 0; i < k; i += 2) fn(i);
+  } catch (...) {
+    helper.join();
+    throw;
+  }
+  helper.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Turns `buf`'s raw double times into keys, then sorts it by key (stable, radix), with `tmp` (of the
+// same capacity) as scratch and on two threads when `two`. Only the bit range in which keys differ
+// is sorted: one pass out of memory on its top (up to 12) bits into buckets of about a thousand
+// events, then each bucket in cache (MsdSort). Each step is split between the threads: halves of
+// the events for the keys, the counts and the scatter, halves of the buckets for the rest. Already
+// sorted input costs one pass. Leaves the sentinel after the last key.
+void RadixSort(Buf& a, Buf& tmp, const TimeKeys& tk, bool two) {
+  const size_t n = a.n;
+  uint64_t* k = a.key.get();
+  const size_t half = two ? n / 2 : n;
+  const size_t from[2] = {0, half}, to[2] = {half, n};
+  uint64_t diff[2] = {0, 0};
+  bool sorted[2] = {true, true};
+  Parallel(2, two, [&](int t) {
+    uint64_t dx = 0;
+    bool ok = true;
+    for (size_t i = from[t]; i < to[t]; ++i) k[i] = tk.Key(FromBits(k[i]));
+    for (size_t i = from[t] + 1; i < to[t]; ++i) {
+      dx |= k[i] ^ k[from[t]];
+      ok &= k[i - 1] <= k[i];
+    }
+    diff[t] = dx;
+    sorted[t] = ok;
+  });
+  const bool in_order = sorted[0] && sorted[1] && (half == 0 || half == n || k[half - 1] <= k[half]);
+  if (!in_order) {
+    const uint64_t all = diff[0] | diff[1] | (k[0] ^ k[half < n ? half : 0]);
+    const int lo = __builtin_ctzll(all);
+    const int hi = 64 - __builtin_clzll(all);
     int width = 1;
     while (width < 12 && width < hi - lo && (n >> width) > 1024) ++width;
     const int shift = hi - width;
     const size_t radix = size_t{1} << width;
-    std::vector<size_t> bound(radix + 1, 0);
-    for (size_t i = 0; i < n; ++i) ++bound[((k[i] >> shift) & (radix - 1)) + 1];
-    for (size_t d = 0; d < radix; ++d) bound[d + 1] += bound[d];
-    std::vector<size_t> next(bound.begin(), bound.end() - 1);
+    std::vector<size_t> count[2] = {std::vector<size_t>(radix, 0), std::vector<size_t>(radix, 0)};
+    Parallel(2, two, [&](int t) {
+      size_t* c = count[t].data();
+      for (size_t i = from[t]; i < to[t]; ++i) ++c[(k[i] >> shift) & (radix - 1)];
+    });
+    // Bucket d starts at bound[d]; the first half's events of a bucket go before the second's.
+    std::vector<size_t> bound(radix + 1, 0), next[2] = {std::vector<size_t>(radix), std::vector<size_t>(radix)};
+    for (size_t d = 0; d < radix; ++d) {
+      next[0][d] = bound[d];
+      next[1][d] = bound[d] + count[0][d];
+      bound[d + 1] = bound[d] + count[0][d] + count[1][d];
+    }
     const uint32_t* r = a.ref.get();
     uint64_t* dk = tmp.key.get();
     uint32_t* dr = tmp.ref.get();
-    for (size_t i = 0; i < n; ++i) {
-      const size_t j = next[(k[i] >> shift) & (radix - 1)]++;
-      dk[j] = k[i];
-      dr[j] = r[i];
-    }
-    for (size_t d = 0; d < radix; ++d) {
-      const size_t b = bound[d];
-      MsdSort(dk + b, dr + b, a.key.get() + b, a.ref.get() + b, bound[d + 1] - b, lo, shift);
-    }
+    Parallel(2, two, [&](int t) {
+      size_t* nx = next[t].data();
+      for (size_t i = from[t]; i < to[t]; ++i) {
+        const size_t j = nx[(k[i] >> shift) & (radix - 1)]++;
+        dk[j] = k[i];
+        dr[j] = r[i];
+      }
+    });
+    // The buckets split where half of the events are done.
+    const size_t mid = static_cast<size_t>(std::upper_bound(bound.begin(), bound.end(), half) - bound.begin()) - 1;
+    const size_t dfrom[2] = {0, mid}, dto[2] = {mid, radix};
+    Parallel(2, two, [&](int t) {
+      for (size_t d = dfrom[t]; d < dto[t]; ++d) {
+        const size_t b = bound[d];
+        MsdSort(dk + b, dr + b, a.key.get() + b, a.ref.get() + b, bound[d + 1] - b, lo, shift);
+      }
+    });
     tmp.n = n;
     a.swap(tmp);
   }
@@ -492,32 +546,36 @@ struct Accum {
   void operator()(const Seg& s) {
     ++segments;
     const double d = s.dur;
-    const int64_t ints[kIntRows] = {s.c, s.dc, s.pc};
-    for (int r = 0; r < kIntRows; ++r) {
-      std::vector<double>& h = conc[r];
-      const size_t k = static_cast<size_t>(ints[r]);
-      if (k >= h.size()) h.resize(std::max<size_t>(k + 1, 2 * h.size()), 0.0);
-      h[k] += d;
-      const double v = static_cast<double>(k);
-      sum[r] += v * d;
-      max[r] = std::max(max[r], v);
-    }
-    const double v[kRealRows] = {
-        s.dt,
-        s.pt,
-        s.dt + s.pt,
-        s.dc > 0 ? s.dt / static_cast<double>(s.dc) : 0.0,
-        s.pc > 0 ? s.pt / static_cast<double>(s.pc) : 0.0,
-        s.tif,
-    };
-    for (int r = 0; r < kRealRows; ++r) {
-      hist[r].Add(v[r], d);
-      sum[kIntRows + r] += v[r] * d;
-      max[kIntRows + r] = std::max(max[kIntRows + r], v[r]);
-    }
+    AddInt(0, s.c, d);
+    AddInt(1, s.dc, d);
+    AddInt(2, s.pc, d);
+    AddReal(0, s.dt, d);
+    AddReal(1, s.pt, d);
+    AddReal(2, s.dt + s.pt, d);
+    AddReal(3, s.dc > 0 ? s.dt / static_cast<double>(s.dc) : 0.0, d);
+    AddReal(4, s.pc > 0 ? s.pt / static_cast<double>(s.pc) : 0.0, d);
+    AddReal(5, s.tif, d);
     mask_dur[kDecodeMask] += s.dc > 0 ? d : 0.0;
     mask_dur[kPrefillMask] += s.pc > 0 ? d : 0.0;
     mask_dur[kTotalMask] += s.c > 0 ? d : 0.0;
+  }
+
+  // Rows are passed as constants (written out above rather than looped over) so that each
+  // inlined copy addresses its row directly.
+  void AddInt(int r, int64_t value, double d) {
+    std::vector<double>& h = conc[r];
+    const size_t k = static_cast<size_t>(value);
+    if (k >= h.size()) h.resize(std::max<size_t>(k + 1, 2 * h.size()), 0.0);
+    h[k] += d;
+    const double v = static_cast<double>(value);
+    sum[r] += v * d;
+    max[r] = std::max(max[r], v);
+  }
+
+  void AddReal(int r, double v, double d) {
+    hist[r].Add(v, d);
+    sum[kIntRows + r] += v * d;
+    max[kIntRows + r] = std::max(max[kIntRows + r], v);
   }
 
   void Merge(const Accum& o) {
@@ -553,30 +611,6 @@ void Percentiles(Visit&& visit, double* o) {
   for (; q < 4; ++q) o[kStatOfQuantile[q]] = last;  // rounding shortfall: the top value
 }
 
-// Runs `fn(i)` for i in [0, k) on up to two threads; rethrows the first failure.
-template <class Fn>
-void Parallel(int k, bool two, Fn&& fn) {
-  if (!two || k < 2) {
-    for (int i = 0; i < k; ++i) fn(i);
-    return;
-  }
-  std::exception_ptr failure;
-  std::thread helper([&] {
-    try {
-      for (int i = 1; i < k; i += 2) fn(i);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
-  try {
-    for (int i = 0; i < k; i += 2) fn(i);
-  } catch (...) {
-    helper.join();
-    throw;
-  }
-  helper.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 // A time that splits the events about in half: the median of the (clipped) start and end times of
 // up to 1024 requests spread over the columns; an integer, so that it is a valid key in either
@@ -690,11 +724,6 @@ void Append(Buf& buf, size_t from, size_t count) {
   buf.n += count;
 }
 
-// Turns the raw double times of `buf` into keys.
-void ToKeys(Buf& buf, const TimeKeys& tk) {
-  uint64_t* k = buf.key.get();
-  for (size_t i = 0; i < buf.n; ++i) k[i] = tk.Key(FromBits(k[i]));
-}
 
 }  // namespace
 
@@ -742,15 +771,10 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
   at_split.Add(part[1].at_split);
   at_split.Settle();
 
-  // Sort the streams, E and B on this thread, S on the other.
+  // Sort the streams, one after the other, each on both threads.
   {
-    Buf tmp0(m), tmp1(two ? m : 0);
-    Buf* streams[3] = {&E, &S, &B};
-    Buf* scratch[2] = {&tmp0, &tmp1};  // one per thread
-    Parallel(3, two, [&](int i) {
-      ToKeys(*streams[i], tk);
-      RadixSort(*streams[i], *scratch[two ? i % 2 : 0]);
-    });
+    Buf tmp(n);
+    for (Buf* buf : {&S, &B, &E}) RadixSort(*buf, tmp, tk, two);
   }
 
   // Sweep; with two threads, [w0, T) here and [T, w1] on the other, from the state at T, and the
