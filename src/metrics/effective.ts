@@ -4,8 +4,14 @@
 // Effective: the time-weighted average of a step function over the whole run window (first credit
 // to last response). Active: the same, over the time when the curve's phase has a request in
 // flight. Both report duration-weighted percentiles. The curves (native/sweep.h) treat each
-// successful request as in prefill on [start, first token) and in decode on [first token, end);
-// see src/metrics/timeweighted.ts for the columns and the window.
+// successful request as in prefill on [start, first token) and in decode on [first token, end)
+// (without a first token, in prefill for its whole life):
+//   prefill rate = ISL / (first token − start); decode rate = (OSL − 1) / (end − first token), the
+//     first token counting as prefill's, as in ITL (the brief's 16 × 99 / 1.98 s ≈ 800 tok/s);
+//   throughput = the sum of the rates of the requests in that phase; total = prefill + decode;
+//   per user = a throughput over the matching concurrency on each step (0 where none);
+//   tokens in flight = ISL while in prefill, ISL + OSL while in decode (the KV-cache proxy).
+// See src/metrics/timeweighted.ts for the columns and the window.
 import { MetricFlag, type RecordMetricDef, type TimeWeightedMetricDef } from './types.js';
 import { diffNs } from './helpers.js';
 import type { SweepRow } from './sweep.js';

@@ -12,6 +12,10 @@ export type {
   RequestCounts,
   SingleResult,
   SingleStats,
+  TimeWeightedResult,
+  TimeWeightedStats,
 } from './summary.js';
 export { findMetric } from './summary.js';
+export { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepResult, type SweepRow, type SweepRowStats } from './sweep.js';
+export { summarizeTimeWeighted, timeWeightedWindow } from './timeweighted.js';
 export * from './types.js';
