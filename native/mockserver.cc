@@ -84,6 +84,7 @@ class MockWorker {
       close(c->fd);
       delete c;
     }
+    for (MConn* c : dead_) delete c;  // closed in the iteration the stop arrived in
     if (listen_ >= 0) close(listen_);
     if (ep_ >= 0) close(ep_);
     if (stop_ >= 0) close(stop_);

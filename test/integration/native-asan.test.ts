@@ -1,0 +1,173 @@
+// The native engine, the fast mock and the parser bindings under AddressSanitizer and
+// LeakSanitizer, in one CI-sized run: an ASan build of those modules (cached by source hash in the
+// temp dir), loaded into node with libasan preloaded (SERVEBENCH_NATIVE_PATH points src/native.ts at
+// it), driving streams, cancellations, scheduled sends, malformed and silent servers, timeouts and
+// random parser input. Any invalid access aborts the run; leaks are reported at exit, and a leak
+// whose allocation stack runs through these modules fails the test (node itself may leak a little at
+// exit, depending on its flags; those are not ours to fix).
+import { execFile, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SOURCES = [
+  'sse.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc',
+  'engine_batch.cc', 'engine_binding.cc', 'mockserver.cc', 'mockserver_format.cc', 'mockserver_binding.cc',
+].map((f) => path.join(ROOT, 'native', f));
+
+const INIT = `#include <napi.h>
+#include "engine.h"
+#include "http1.h"
+#include "mockserver.h"
+#include "sse.h"
+static Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  servebench::RegisterSse(env, exports);
+  servebench::RegisterHttp1(env, exports);
+  servebench::RegisterEngine(env, exports);
+  servebench::RegisterMockServer(env, exports);
+  return exports;
+}
+NODE_API_MODULE(servebench_asan, Init)
+`;
+
+/** Builds the ASan module (g++ -c in parallel, then one link), or reuses one built from the same sources. */
+async function buildAsanModule(): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for (const f of SOURCES) hash.update(fs.readFileSync(f));
+  for (const h of fs.readdirSync(path.join(ROOT, 'native')).filter((f) => f.endsWith('.h'))) hash.update(fs.readFileSync(path.join(ROOT, 'native', h)));
+  hash.update(INIT);
+  const dir = path.join(os.tmpdir(), `servebench-asan-${hash.digest('hex').slice(0, 16)}`);
+  const out = path.join(dir, 'servebench_asan.node');
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(dir, { recursive: true });
+  const init = path.join(dir, 'init.cc');
+  fs.writeFileSync(init, INIT);
+  const addonApi = (await run(process.execPath, ['-p', "require('node-addon-api').include_dir"], { cwd: ROOT })).stdout.trim();
+  const nodeInclude = path.join(path.dirname(path.dirname(process.execPath)), 'include', 'node');
+  const flags = ['-std=c++17', '-O1', '-g', '-fsanitize=address', '-fno-omit-frame-pointer', '-fPIC', '-DNAPI_VERSION=8',
+    '-DNODE_ADDON_API_DISABLE_DEPRECATED', '-DNAPI_CPP_EXCEPTIONS', `-I${nodeInclude}`, '-I/usr/include/node', `-I${path.resolve(ROOT, addonApi)}`, `-I${path.join(ROOT, 'native')}`];
+  const units = [init, ...SOURCES];
+  const objects = units.map((u, i) => path.join(dir, `${i}.o`));
+  const jobs = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  for (let i = 0; i < units.length; i += jobs) {
+    await Promise.all(units.slice(i, i + jobs).map((u, k) => run('g++', [...flags, '-c', u, '-o', objects[i + k]], { maxBuffer: 1 << 24 })));
+  }
+  const tmp = `${out}.${process.pid}`;
+  await run('g++', ['-shared', '-fsanitize=address', ...objects, '-o', tmp]);
+  fs.renameSync(tmp, out);
+  return out;
+}
+
+const SCENARIO = `import fs from 'node:fs';
+import net from 'node:net';
+if (!fs.readFileSync('/proc/self/maps', 'utf8').includes('libasan')) { console.error('scenario: the ASan runtime is not loaded'); process.exit(1); }
+const root = process.argv[2];
+const { native } = await import(\`\${root}/dist/native.js\`);
+const { NativeTransport } = await import(\`\${root}/dist/transport/native.js\`);
+const { frameSse } = await import(\`\${root}/dist/transport/sse.js\`);
+const fail = (m) => { console.error('scenario: ' + m); process.exit(1); };
+const body = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello' }], max_tokens: 24, stream: true }));
+const req = (streaming = true) => ({ path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, streaming });
+let n = 0;
+const credit = (t = null) => ({ index: n, phase: 'profiling', x_request_id: \`a\${n++}\`, credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: t, turn: {} });
+
+// 1. The fast mock and the engine: streams, non-streaming, cancellations, scheduled sends, two threads each.
+const mock = new native.MockServer({ port: 0, workers: 2, itlMs: 1, words: [' the', ' of'], stampEvents: true });
+const url = \`http://127.0.0.1:\${mock.port()}\`;
+const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2 });
+const sends = [];
+for (let i = 0; i < 300; i++) {
+  const ac = new AbortController();
+  if (i % 7 === 0) setTimeout(() => ac.abort(), 3 + (i % 11));
+  sends.push(t.send(credit(i % 13 === 0 ? process.hrtime.bigint() + 5_000_000n : null), req(i % 5 !== 0), ac.signal));
+}
+const rs = await Promise.all(sends);
+if (rs.filter((r) => r.status === 'ok').length < 200) fail(\`too few ok: \${JSON.stringify(rs.find((r) => r.status !== 'ok')?.error)}\`);
+if (!rs.some((r) => r.status === 'cancelled')) fail('no cancellation happened');
+const inflight = Array.from({ length: 20 }, () => t.send(credit(), req()));
+setTimeout(() => t.cancelAll('end'), 2);
+await Promise.all(inflight);
+await t.close();
+if (t.stats().connections_live !== 0 || t.stats().requests_live !== 0) fail('engine left connections or requests behind');
+mock.close();
+
+// 2. Malformed and silent servers: parse errors, connection errors, timeouts.
+const replies = [
+  (s) => s.end('HTTP/1.1 200 OK\\r\\ntransfer-encoding: chunked\\r\\n\\r\\nzz\\r\\n'),
+  (s) => s.end('HTTP/1.1 200 OK\\r\\ntransfer-encoding: chunked\\r\\n\\r\\n40\\r\\ndata: x'),
+  (s) => s.end('HTTP/1.1 200 OK\\r\\nx: ' + 'a'.repeat(20000) + '\\r\\n\\r\\n'),
+  (s) => s.resetAndDestroy(),
+  () => {},
+  (s) => s.write('HTTP/1.1 200 OK\\r\\ncontent-length: 5\\r\\n\\r\\nab'),
+];
+let k = 0;
+const server = net.createServer((s) => { s.on('error', () => {}); s.once('data', () => replies[k++ % replies.length](s)); });
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const bad = new NativeTransport({ baseUrl: \`http://127.0.0.1:\${server.address().port}\`, address: '127.0.0.1', connections: 4, requestTimeoutMs: 300, threads: 1 });
+const errs = await Promise.all(Array.from({ length: 18 }, () => bad.send(credit(), req())));
+if (errs.some((r) => r.status === 'ok')) fail('a malformed reply was taken as ok');
+await bad.close();
+server.close();
+for (const s of server.connections ?? []) s.destroy();
+
+// 3. The parser and framer bindings on random input.
+let seed = 7;
+const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+for (let i = 0; i < 3000; i++) {
+  const bytes = Buffer.from(Array.from({ length: rnd() % 300 }, () => rnd() & 255));
+  const cut = bytes.length ? rnd() % bytes.length : 0;
+  native.http1Parse([bytes.subarray(0, cut), bytes.subarray(cut)], (i & 1) === 0);
+  frameSse([bytes.subarray(0, cut), bytes.subarray(cut)], [1n, 2n]);
+}
+console.log('scenario: ok');
+`;
+
+/** The reports that concern our code: every ASan error, and each leak allocated through native/. */
+function ourFindings(report: string): string[] {
+  const out: string[] = [];
+  for (const block of report.split(/\n(?=\S)|\n\n/)) {
+    if (/ERROR: AddressSanitizer/.test(block)) out.push(block);
+    else if (/^(Direct|Indirect) leak/.test(block.trim()) && /servebench_asan\.node|\bnative\/\w+\.(cc|h)/.test(block)) out.push(block);
+  }
+  return out;
+}
+
+describe('the native engine under AddressSanitizer', () => {
+  it('runs streams, cancellations, faults and random parser input with no invalid access and no leak', async () => {
+    const module = await buildAsanModule();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servebench-asan-run-'));
+    const script = path.join(dir, 'scenario.mjs');
+    fs.writeFileSync(script, SCENARIO);
+    const libasan = (await run('g++', ['-print-file-name=libasan.so'])).stdout.trim();
+    const logBase = path.join(dir, 'asan');
+    const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [script, ROOT], {
+        env: {
+          ...process.env,
+          LD_PRELOAD: libasan,
+          // Full unwinding on malloc, so a leak's stack reaches the frame that allocated it.
+          ASAN_OPTIONS: `detect_leaks=1:log_path=${logBase}:halt_on_error=1:fast_unwind_on_malloc=0`,
+          NODE_OPTIONS: '',
+          SERVEBENCH_NATIVE_PATH: module,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('exit', (code) => resolve({ code, out }));
+    });
+    const reports = fs.readdirSync(dir).filter((f) => f.startsWith('asan'));
+    const text = reports.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    const ours = ourFindings(text);
+    expect(ours, ours.join('\n\n')).toEqual([]);
+    expect(result.out, result.out).toContain('scenario: ok');
+    expect(result.code, result.out).toBe(0);
+  }, 240_000);
+});
