@@ -6,6 +6,8 @@
         "native/addon.cc",
         "native/sse.cc",
         "native/sweep.cc",
+        "native/sweep_sort.cc",
+        "native/sweep_binding.cc",
         "native/hdr.cc",
         "native/hdr_codec.cc",
         "native/hdr_binding.cc",

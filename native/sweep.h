@@ -17,9 +17,11 @@
 // prep is split by request, the three sorts by stream, and the sweep by time
 // (at a sampled median event time, from the state there).
 //
-// The core (RunSweep) is plain C++ with no N-API dependency, so it can be
-// built alone for benchmarks and sanitizers (-DSERVEBENCH_SWEEP_CORE_ONLY).
-// RegisterSweep adds the JS binding `sweepLine` (one call per run).
+// The core (RunSweep: sweep.cc, with sweep_sort.* for the event streams,
+// sweep_walk.h for the walk and sweep_hist.h for the histograms) is plain C++
+// with no N-API dependency, so it can be built alone for benchmarks and
+// sanitizers. sweep_binding.cc adds the JS binding `sweepLine` (one call per
+// run) through RegisterSweep.
 #pragma once
 
 #include <cstddef>
