@@ -1,6 +1,7 @@
 // The JS binding of the sweep line: `sweepLine(...)`, one call per run (see sweep.h).
 #include <napi.h>
 
+#include <exception>
 #include <new>
 #include <string>
 #include <thread>
@@ -51,6 +52,11 @@ Napi::Value SweepLine(const Napi::CallbackInfo& info) {
   } catch (const std::bad_alloc&) {
     Napi::Error err = Napi::Error::New(env, "sweepLine: out of memory for " + std::to_string(n) + " requests");
     err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP_MEMORY"));
+    throw err;
+  } catch (const std::exception& e) {
+    // E.g. a thread that could not be started: an error for the caller, never a crash.
+    Napi::Error err = Napi::Error::New(env, std::string("sweepLine: ") + e.what());
+    err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP"));
     throw err;
   }
   if (!ok) ThrowType(env, "sweepLine: " + error);
