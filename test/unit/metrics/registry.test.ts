@@ -14,6 +14,7 @@ import { errorRecordMetrics, errorRunMetrics } from '../../../src/metrics/error-
 import { networkRtt } from '../../../src/metrics/network.js';
 import { httpTraceRecordMetrics } from '../../../src/metrics/http-trace.js';
 import { effectiveLatency, effectiveTimeWeightedMetrics } from '../../../src/metrics/effective.js';
+import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../src/metrics/scheduling.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -94,6 +95,8 @@ describe('default catalogue', () => {
       ...httpTraceRecordMetrics,
       effectiveLatency,
       ...effectiveTimeWeightedMetrics,
+      ...schedulingRecordMetrics,
+      ...schedulingRunMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -189,6 +192,14 @@ describe('default catalogue', () => {
         'http_req_connection_reused',
         'http_req_chunks_sent',
         'http_req_chunks_received',
+        // Scheduling: dispatch delay, replay schedule lag (fixed schedule), context overflow.
+        'request_dispatch_delay',
+        'replay_send_schedule_offset',
+        'replay_sched_lag_p50',
+        'replay_sched_lag_p90',
+        'replay_sched_lag_p99',
+        'replay_sched_degraded',
+        'context_overflow_count',
       ]),
     );
   });
