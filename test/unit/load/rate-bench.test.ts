@@ -12,11 +12,11 @@ describe('bench/rate.bench.js', () => {
     const out = JSON.parse(execFileSync(process.execPath, ['bench/run.js', 'rate', '--quick', '--json'], { cwd: root, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 }));
     const [transports, pacer] = out.results.rate.tables;
     expect(transports.columns).toEqual(expect.arrayContaining(['achieved req/s', 'lag p50 (µs)', 'lag p99 (µs)']));
-    const targets = transports.rows.map((r: string[]) => r[1]);
+    const targets = transports.rows.map((r: string[]) => r[2]);
     for (const t of ['1k req/s', '5k req/s', '20k req/s']) expect(targets).toContain(t);
     for (const r of transports.rows) {
-      expect(Number(r[3])).toBeGreaterThan(0);
-      expect(r[7]).toBe('0'); // no failed request
+      expect(Number(r[4])).toBeGreaterThan(0);
+      expect(r[8]).toBe('0'); // no failed request
     }
     expect(pacer.rows.map((r: string[]) => r[0])).toEqual(['1k req/s', '5k req/s', '20k req/s', '100k req/s']);
   }, 180_000);
