@@ -17,6 +17,7 @@
         "native/engine_loop.cc",
         "native/engine_conn.cc",
         "native/engine_req.cc",
+        "native/engine_sched.cc",
         "native/engine_binding.cc",
         "native/engine_batch.cc",
         "native/mockserver.cc",

@@ -10,7 +10,26 @@
 // event, as the record processor (and the Python peer) does; without it, transport work only.
 //   node bench/harness-client.js '{"url":"http://127.0.0.1:8000","transport":"native","concurrency":256,
 //                                  "warmupS":1,"durationS":4,"osl":64,"threads":1}'
+import { readdirSync, readFileSync } from 'node:fs';
 import { importDist } from './lib.js';
+
+/** CPU seconds (user + system) of each thread of this process, by name: from /proc (Linux). */
+function threadCpu() {
+  const out = {};
+  try {
+    const tick = 100; // USER_HZ
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const key = tid === String(process.pid) ? 'js-main' : name;
+      out[key] = (out[key] ?? 0) + (Number(f[11]) + Number(f[12])) / tick;
+    }
+  } catch {
+    /* not Linux */
+  }
+  return out;
+}
 
 const cfg = JSON.parse(process.argv[2] ?? '{}');
 const { url, transport: kind, concurrency, warmupS = 1, durationS = 4, osl = 64, threads = 1, rssAtS = null, decode = false, fidelity = true } = cfg;
@@ -24,7 +43,7 @@ if (!undiciMod || !nativeMod) {
 }
 const transport =
   kind === 'native'
-    ? new nativeMod.NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: concurrency, requestTimeoutMs: 120_000, threads })
+    ? new nativeMod.NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: concurrency, requestTimeoutMs: 120_000, threads, priority: cfg.priority ?? 'realtime' })
     : new undiciMod.UndiciTransport({ baseUrl: url, connections: concurrency, requestTimeoutMs: 120_000, trace: false });
 
 const body = Buffer.from(
@@ -89,12 +108,19 @@ const workers = Array.from({ length: concurrency }, worker);
 await sleep(warmupS * 1000);
 measuring = true;
 const cpu0 = process.cpuUsage();
+const threads0 = threadCpu();
 const t0 = process.hrtime.bigint();
 let rssMid = 0;
 const rssTimer = setTimeout(() => (rssMid = process.memoryUsage().rss), (rssAtS ?? durationS / 2) * 1000);
 await sleep(durationS * 1000);
 const cpu = process.cpuUsage(cpu0);
 const wallNs = Number(process.hrtime.bigint() - t0);
+const threads1 = threadCpu();
+const threadCpuS = {};
+for (const [k, v] of Object.entries(threads1)) {
+  const d = v - (threads0[k] ?? 0);
+  if (d >= 0.01) threadCpuS[k] = Math.round(d * 100) / 100;
+}
 measuring = false;
 clearTimeout(rssTimer);
 stopping = true;
@@ -114,6 +140,7 @@ process.stdout.write(
     first_error: firstError,
     wall_s: wallNs / 1e9,
     cpu_s: (cpu.user + cpu.system) / 1e6,
+    thread_cpu_s: threadCpuS,
     rss_base: rssBase,
     rss_mid: rssMid,
     fidelity_ms: fidN ? { count: fidN, p50: q(0.5), p99: q(0.99), max: sorted[fidN - 1] / 1e6, min: sorted[0] / 1e6 } : null,

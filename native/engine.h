@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "engine_sched.h"
+
 namespace Napi {
 class Env;
 class Object;
@@ -41,6 +43,9 @@ struct EngineOptions {
   // Response bytes kept for a body that is not framed as SSE (non-streaming
   // requests, error statuses); beyond this the request fails (parse_error).
   size_t max_body_bytes = 64u << 20;
+  // How hard the I/O threads ask to run promptly (engine_sched.h); each step is taken only where
+  // the kernel allows it.
+  IoPriority priority = IoPriority::kRealtime;
 };
 
 struct EngineRequest {
@@ -91,7 +96,9 @@ struct EngineStats {
   uint64_t requests_live = 0;  // submitted and not yet completed
   uint64_t reads = 0;
   uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
-  uint64_t boosted_threads = 0;  // I/O threads running at a raised priority
+  uint64_t realtime_threads = 0;    // I/O threads running SCHED_FIFO now
+  uint64_t raised_threads = 0;      // I/O threads running with a short slice or nice -10 now
+  uint64_t realtime_demotions = 0;  // times a thread left SCHED_FIFO because it was busy
 };
 
 class IoLoop;

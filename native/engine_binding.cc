@@ -120,6 +120,14 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     opts.threads = IntOption(env, o, "threads", 1, 1, 64);
     opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
     opts.max_body_bytes = static_cast<size_t>(IntOption(env, o, "maxBodyBytes", 64 << 20, 1, 1 << 30));
+    Napi::Value prio = o.Get("priority");
+    if (!prio.IsUndefined()) {
+      const std::string p = prio.IsString() ? prio.As<Napi::String>().Utf8Value() : "";
+      if (p == "normal") opts.priority = IoPriority::kNormal;
+      else if (p == "raised") opts.priority = IoPriority::kRaised;
+      else if (p == "realtime") opts.priority = IoPriority::kRealtime;
+      else ThrowType(env, "Engine: options.priority must be normal, raised or realtime");
+    }
 
     state_ = std::make_shared<EngineState>();
     EngineState* s = state_.get();
@@ -287,7 +295,9 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("connections_live", static_cast<double>(st.connections_live));
     o.Set("reads", static_cast<double>(st.reads));
     o.Set("retries", static_cast<double>(st.retries));
-    o.Set("boosted_threads", static_cast<double>(st.boosted_threads));
+    o.Set("realtime_threads", static_cast<double>(st.realtime_threads));
+    o.Set("raised_threads", static_cast<double>(st.raised_threads));
+    o.Set("realtime_demotions", static_cast<double>(st.realtime_demotions));
     return o;
   }
 

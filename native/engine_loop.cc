@@ -5,10 +5,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,44 +21,10 @@ namespace servebench {
 namespace {
 
 constexpr size_t kReadBuffer = 256 * 1024;
-constexpr int kIoNice = -10;
-constexpr uint64_t kIoSliceNs = 100000;
 constexpr int kMaxEvents = 512;
 // epoll tags for the two non-connection descriptors.
 char kWakeTag;
 char kTimerTag;
-
-// sched_setattr's argument (not in glibc's headers).
-struct SchedAttr {
-  uint32_t size;
-  uint32_t sched_policy;
-  uint64_t sched_flags;
-  int32_t sched_nice;
-  uint32_t sched_priority;
-  uint64_t sched_runtime;
-  uint64_t sched_deadline;
-  uint64_t sched_period;
-};
-
-// Stamps are only as prompt as this thread's wake-ups, and it often shares a core with a busy JS
-// thread. Two requests, each dropped silently when refused: a short scheduler slice (Linux >= 6.12
-// lets a task with a shorter slice preempt on wake-up), and a higher priority than the JS thread's
-// (root or CAP_SYS_NICE). Returns whether either took.
-bool RaisePriority() {
-  bool any = false;
-#ifdef SYS_sched_setattr
-  SchedAttr attr{};
-  attr.size = sizeof attr;
-  attr.sched_policy = 0;  // SCHED_OTHER
-  attr.sched_nice = kIoNice;
-  attr.sched_runtime = kIoSliceNs;
-  if (syscall(SYS_sched_setattr, 0, &attr, 0) == 0) return true;
-  attr.sched_nice = 0;
-  any = syscall(SYS_sched_setattr, 0, &attr, 0) == 0;
-#endif
-  any = setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kIoNice) == 0 || any;
-  return any;
-}
 
 }  // namespace
 
@@ -144,18 +109,24 @@ void IoLoop::AddStats(EngineStats* s) const {
   s->requests_live += live_reqs_.load(std::memory_order_relaxed);
   s->reads += reads_.load(std::memory_order_relaxed);
   s->retries += retries_.load(std::memory_order_relaxed);
-  if (boosted_.load(std::memory_order_relaxed)) ++s->boosted_threads;
+  const auto p = static_cast<IoPriority>(priority_.load(std::memory_order_relaxed));
+  if (p == IoPriority::kRealtime) ++s->realtime_threads;
+  if (p == IoPriority::kRaised) ++s->raised_threads;
+  s->realtime_demotions += demotions_.load(std::memory_order_relaxed);
 }
 
 // ---- IoLoop: the loop -------------------------------------------------------
 
 void IoLoop::Run() {
-  boosted_ = RaisePriority();
+  pthread_setname_np(pthread_self(), "sb-engine-io");
+  sched_.Start(options_.priority, EngineClockNs());
+  priority_.store(static_cast<uint8_t>(sched_.current()), std::memory_order_relaxed);
   std::vector<epoll_event> events(kMaxEvents);
   for (;;) {
     const int timeout = EpollTimeoutMs(EngineClockNs());
     const int n = epoll_wait(epfd_, events.data(), kMaxEvents, timeout);
     int64_t now = EngineClockNs();
+    const int64_t woke = now;
     bool inbox = false;
     for (int i = 0; i < n; ++i) {
       void* tag = events[i].data.ptr;
@@ -182,6 +153,9 @@ void IoLoop::Run() {
     for (Conn* c : graveyard_) delete c;
     graveyard_.clear();
     if (stopping_) break;
+    sched_.Iteration(woke, EngineClockNs());
+    priority_.store(static_cast<uint8_t>(sched_.current()), std::memory_order_relaxed);
+    demotions_.store(sched_.demotions(), std::memory_order_relaxed);
   }
 }
 

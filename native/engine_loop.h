@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "engine_req.h"
+#include "engine_sched.h"
 #include "http1.h"
 
 namespace servebench {
@@ -129,7 +130,9 @@ class IoLoop {
   // Counters (read by other threads).
   std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0},
       retries_{0};
-  std::atomic<bool> boosted_{false};
+  IoScheduling sched_;
+  std::atomic<uint8_t> priority_{0};
+  std::atomic<uint64_t> demotions_{0};
 };
 
 }  // namespace servebench

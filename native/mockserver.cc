@@ -8,6 +8,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,6 +155,7 @@ class MockWorker {
   }
 
   void Run() {
+    pthread_setname_np(pthread_self(), "sb-mock");
     std::vector<epoll_event> evs(256);
     for (;;) {
       const int n = epoll_wait(ep_, evs.data(), static_cast<int>(evs.size()), -1);

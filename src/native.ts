@@ -44,6 +44,11 @@ export interface EngineOptions {
   maxConnections?: number;
   /** Bytes kept of a body not framed as SSE; beyond it the request fails (default 64 MiB). */
   maxBodyBytes?: number;
+  /**
+   * How hard the I/O threads ask to run promptly (native/engine_sched.h): realtime (default; SCHED_FIFO
+   * while lightly loaded, where allowed), raised (short slice, nice -10), normal.
+   */
+  priority?: 'normal' | 'raised' | 'realtime';
 }
 
 /**
@@ -103,8 +108,12 @@ export interface NativeEngine {
     connections_live: number;
     reads: number;
     retries: number;
-    /** I/O threads running at a raised priority (needs root or CAP_SYS_NICE). */
-    boosted_threads: number;
+    /** I/O threads running SCHED_FIFO now (needs root or CAP_SYS_NICE). */
+    realtime_threads: number;
+    /** I/O threads running with a short slice or nice -10 now. */
+    raised_threads: number;
+    /** Times an I/O thread left SCHED_FIFO because it was busy over half of 100 ms. */
+    realtime_demotions: number;
   };
 }
 

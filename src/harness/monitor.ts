@@ -61,8 +61,19 @@ export interface HarnessReport {
     share_of_machine: number;
     cores: number;
   };
+  /**
+   * Native engine only: how its I/O threads were scheduled at the end of the run (SCHED_FIFO while
+   * lightly loaded where allowed, else a raised or normal priority; see native/engine_sched.h).
+   */
+  io_threads?: { realtime: number; raised: number; normal: number; realtime_demotions: number };
   thresholds: HarnessThresholds;
   warnings: string[];
+}
+
+/** What the monitor needs of a transport: its name, and the native engine's counters when it has them. */
+export interface MonitoredTransport {
+  readonly name: string;
+  stats?(): { realtime_threads?: number; raised_threads?: number; realtime_demotions?: number; [k: string]: unknown };
 }
 
 /** A growable column of numbers. */
@@ -96,10 +107,15 @@ export class HarnessMonitor {
   private readonly lag = new Column();
   private readonly dispatch = new Column();
 
+  private readonly transport: string;
+
   constructor(
-    private readonly transport: string,
+    private readonly source: string | MonitoredTransport,
     private readonly thresholds: HarnessThresholds = DEFAULT_HARNESS_THRESHOLDS,
-  ) {}
+    private readonly ioThreads = 1,
+  ) {
+    this.transport = typeof source === 'string' ? source : source.name;
+  }
 
   start(): this {
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -152,6 +168,12 @@ export class HarnessMonitor {
       thresholds: { ...this.thresholds },
       warnings: [],
     };
+    const stats = typeof this.source === 'string' ? undefined : this.source.stats?.();
+    if (stats && typeof stats.realtime_threads === 'number') {
+      const realtime = stats.realtime_threads;
+      const raised = stats.raised_threads ?? 0;
+      report.io_threads = { realtime, raised, normal: Math.max(0, this.ioThreads - realtime - raised), realtime_demotions: stats.realtime_demotions ?? 0 };
+    }
     report.warnings = harnessWarnings(report);
     return report;
   }

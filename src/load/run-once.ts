@@ -134,7 +134,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     await writer?.close();
   };
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
-  const harness = new HarnessMonitor(transport.name).start();
+  const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
   let harnessReport: HarnessReport | null = null;
   try {
     result = await runBenchmark(

@@ -17,6 +17,8 @@ export interface NativeTransportOptions {
   requestTimeoutMs: number;
   /** I/O threads (--transport-threads). */
   threads: number;
+  /** Scheduling priority of the I/O threads (default realtime, where the kernel allows it). */
+  priority?: 'normal' | 'raised' | 'realtime';
 }
 
 interface Pending {
@@ -92,6 +94,7 @@ export class NativeTransport implements Transport {
         port: Number(u.port || 80),
         threads: opts.threads,
         maxConnections: opts.connections ?? 0,
+        priority: opts.priority ?? 'realtime',
       },
       (batch) => this.onRecords(batch),
     );

@@ -1,0 +1,40 @@
+// How an engine I/O thread asks the kernel to run it promptly.
+//
+// A stamp is taken when the I/O thread returns from recv(), so its error is how long the thread
+// waited for a CPU after the data arrived. On a core it shares with a busy JS thread, a normal
+// thread can wait a whole scheduler slice (measured ~4 ms on a 2-core VM, even at nice -10);
+// a SCHED_FIFO thread preempts at once (~0.05 ms). So, where the process may (root or
+// CAP_SYS_NICE), the thread runs SCHED_FIFO at the lowest real-time priority — but only while it is
+// lightly loaded: over any 100 ms in which it was busy more than half the time it drops back to
+// SCHED_OTHER (a saturated real-time thread would starve the JS thread that feeds it), and it
+// returns to SCHED_FIFO after a window below a quarter. Below real time it asks for a short slice
+// and nice -10, each dropped silently when refused.
+#pragma once
+
+#include <cstdint>
+
+namespace servebench {
+
+enum class IoPriority : uint8_t { kNormal = 0, kRaised = 1, kRealtime = 2 };
+
+class IoScheduling {
+ public:
+  // Applies the best priority allowed up to `wanted`; call on the I/O thread itself.
+  void Start(IoPriority wanted, int64_t now);
+  // One loop iteration: it waited in epoll until `woke` and finished its work at `done`.
+  void Iteration(int64_t woke, int64_t done);
+  IoPriority current() const { return current_; }
+  // Times real time was given up because the thread was busy.
+  uint64_t demotions() const { return demotions_; }
+
+ private:
+  bool SetRealtime(bool on);
+  IoPriority current_ = IoPriority::kNormal;
+  bool realtime_allowed_ = false;
+  bool raised_ = false;
+  int64_t window_start_ = 0;
+  int64_t busy_ = 0;
+  uint64_t demotions_ = 0;
+};
+
+}  // namespace servebench
