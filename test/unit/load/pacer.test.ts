@@ -65,6 +65,25 @@ describe('pace(): a table of moments for a constant 1000 req/s schedule', () => 
   });
 });
 
+describe('pace(): the same table over random schedules', () => {
+  it.each(['poisson', 'gamma'] as const)('%s: send at each (seeded) target, wait in between, stop at the bounds', (pattern) => {
+    const s = new RateSchedule(spec({ pattern, smoothness: 4, seed: 9 }));
+    const t1 = s.targetNs(1);
+    const t2 = s.targetNs(2);
+    expect(t1).toBeGreaterThan(0);
+    expect(t2).toBeGreaterThan(t1);
+    expect(pace(s, 0, 0, noBounds)).toEqual({ action: 'send' });
+    expect(pace(s, 0, 1, noBounds)).toEqual({ action: 'wait', ns: t1 });
+    expect(pace(s, t1, 1, noBounds)).toEqual({ action: 'send' });
+    expect(pace(s, t1, 2, noBounds)).toEqual({ action: 'wait', ns: t2 - t1 });
+    // After a stall past both targets, both go at once.
+    expect(pace(s, t2 + 1, 1, noBounds)).toEqual({ action: 'send' });
+    expect(pace(s, t2 + 1, 2, noBounds)).toEqual({ action: 'send' });
+    expect(pace(s, t2 + 1, 2, { count: 2, durationNs: null })).toEqual({ action: 'stop' });
+    expect(pace(s, 0, 2, { count: null, durationNs: t2 })).toEqual({ action: 'stop' });
+  });
+});
+
 describe('schedules', () => {
   it('constant: request i at i / rate, from the phase start', () => {
     const s = new RateSchedule(spec({ rate: 250 }));
