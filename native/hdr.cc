@@ -327,6 +327,25 @@ void HdrHistogram::ValuesAtPercentiles(const double* ps, size_t n, double* out) 
   for (; k < n; ++k) out[ranks[k].second] = max_;
 }
 
+void HdrHistogram::Mode(double* value, int64_t* count) const {
+  *value = 0;
+  *count = 0;
+  if (count_ == 0) return;
+  size_t best = 0;
+  int64_t most = 0;
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] > most) {
+      most = counts_[i];
+      best = i;
+    }
+  }
+  // HdrHistogram's median-equivalent value: the middle of the bucket's value range.
+  const int64_t lo = ValueFromIndex(best);
+  const int64_t mid = lo + ((HighestEquivalent(lo) - lo + 1) >> 1);
+  *value = std::min(std::max(static_cast<double>(mid), min_), max_);
+  *count = most;
+}
+
 bool HdrHistogram::Merge(const HdrHistogram& other) {
   if (other.digits_ != digits_) return false;
   // Copies first: `other` may be this histogram.

@@ -80,6 +80,9 @@ class HdrHistogram {
   double ValueAtPercentile(double p) const;
   // Many percentiles in one walk over the counts.
   void ValuesAtPercentiles(const double* ps, size_t n, double* out) const;
+  // The most populated bucket (the lowest one on ties): its median-equivalent
+  // value, clamped to [min, max], and its count. {0, 0} when empty.
+  void Mode(double* value, int64_t* count) const;
 
   // Adds other's counts and statistics. False when the digits differ.
   bool Merge(const HdrHistogram& other);

@@ -51,6 +51,7 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
             InstanceMethod<&HistogramWrap::RecordValues>("recordValues"),
             InstanceMethod<&HistogramWrap::Percentile>("valueAtPercentile"),
             InstanceMethod<&HistogramWrap::Percentiles>("valuesAtPercentiles"),
+            InstanceMethod<&HistogramWrap::ModeOf>("mode"),
             InstanceMethod("merge", &HistogramWrap::Merge, napi_default, self),
             InstanceMethod<&HistogramWrap::ResetAll>("reset"),
             InstanceMethod<&HistogramWrap::EncodeV2>("encode"),
@@ -136,6 +137,16 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     for (size_t i = 0; i < n; ++i) ps[i] = PercentileArg(env, in[i]);
     Napi::Float64Array out = Napi::Float64Array::New(env, n);
     if (n > 0) h_.ValuesAtPercentiles(ps.data(), n, out.Data());
+    return out;
+  }
+
+  Napi::Value ModeOf(const Napi::CallbackInfo& info) {
+    double value = 0;
+    int64_t count = 0;
+    h_.Mode(&value, &count);
+    Napi::Object out = Napi::Object::New(info.Env());
+    out.Set("value", Napi::Number::New(info.Env(), value));
+    out.Set("count", Napi::Number::New(info.Env(), static_cast<double>(count)));
     return out;
   }
 

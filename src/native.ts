@@ -189,6 +189,8 @@ export interface NativeHistogram {
   valueAtPercentile(p: number): number;
   /** Many percentiles in one walk over the counts. */
   valuesAtPercentiles(ps: Float64Array): Float64Array;
+  /** The most populated bucket (the lowest on ties): its median-equivalent value, clamped to [min, max], and its count; {0, 0} when empty. */
+  mode(): { value: number; count: number };
   /** Adds other's counts and statistics (same significant digits). */
   merge(other: NativeHistogram): void;
   reset(): void;

@@ -4,6 +4,7 @@
 // network calibration details for profile_export.json).
 import type { RunConfig } from '../config/types.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
+import { CONVENTION_NAMES, comparisonRegistry, registryFor } from '../metrics/conventions.js';
 import { resolveSlos } from '../metrics/goodput.js';
 import type { MetricOptions } from '../metrics/options.js';
 import { oslMismatchWarning } from '../metrics/osl-mismatch.js';
@@ -25,9 +26,17 @@ export class CatalogueRun {
     this.network = new NetworkCalibration(cfg.metrics.network_latency, baseUrl, artifactDir);
   }
 
-  /** Merged into the RecordProcessor's options. */
-  get processorOptions(): Pick<ProcessorOptions, 'perChunkUsage'> {
-    return { perChunkUsage: this.cfg.per_chunk_usage };
+  /** Merged into the RecordProcessor's options: --per-chunk-usage, and --convention's definitions. */
+  get processorOptions(): Pick<ProcessorOptions, 'perChunkUsage' | 'registry' | 'compareWith'> {
+    const convention = this.cfg.statistics.convention;
+    return {
+      perChunkUsage: this.cfg.per_chunk_usage,
+      registry: registryFor(convention),
+      // `all`: each record's values under the other tools' definitions, taken while its chunk stamps are there.
+      ...(convention === 'all'
+        ? { compareWith: new Map(CONVENTION_NAMES.filter((n) => n !== 'aiperf').map((n) => [n, comparisonRegistry(n)] as const)) }
+        : {}),
+    };
   }
 
   /** Call at every phase start; probing covers the profiling phase. */
@@ -47,6 +56,8 @@ export class CatalogueRun {
       osl_mismatch_max_token_threshold: m.osl_mismatch_max_token_threshold,
       goodput: resolveSlos(m.goodput, defaultRegistry()),
       network_rtt_ns: rtt_ns,
+      convention: this.cfg.statistics.convention,
+      confidence: this.cfg.statistics.confidence,
     };
     return this.options;
   }

@@ -93,6 +93,22 @@ export const profileOptions: Record<string, Options> = {
     describe: `seconds between RTT probes (default ${DEFAULTS.network_latency_ping_interval_s})`,
   },
   'show-trace-timing': { type: 'boolean', group: G_METRICS, describe: 'show the HTTP trace table (blocked, connecting, waiting, …) in the console' },
+  confidence: {
+    type: 'string',
+    group: G_METRICS,
+    describe: 'level of the confidence intervals of each distribution (mean_ci, percentile_cis), in (0, 1); "none" turns them off (default 0.95)',
+  },
+  convention: {
+    type: 'string',
+    group: G_METRICS,
+    describe: "aiperf | guidellm | evalscope | all: whose definitions the metrics follow where the tools differ (TTFT, ITL/TPOT, throughput windows, token counts); all: AIPerf's plus a side-by-side comparison (default aiperf)",
+  },
+  'num-profile-runs': {
+    type: 'number',
+    group: G_METRICS,
+    describe: 'repeat the profiling run N times (1-10); exports per run in run_<i>/ and their statistics in aggregate/ (default 1)',
+  },
+  'profile-run-cooldown-seconds': { type: 'number', group: G_METRICS, describe: 'pause between repeated runs, seconds (default 0)' },
 
   'input-file': { type: 'string', group: G_DATASET, describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts' },
   'custom-dataset-type': { type: 'string', choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'], group: G_DATASET, describe: 'format of --input-file (default: guessed from its first entry)' },

@@ -2,6 +2,7 @@
 import type { DatasetConfig } from '../dataset/config.js';
 import type { LoadConfig } from '../load/config.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
+import type { StatisticsSettings } from './statistics.js';
 
 export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
@@ -74,6 +75,8 @@ export interface RunConfig {
   /** Ask for cumulative usage on every chunk and correct the ITL divisor with it (chat, streaming, server counts). */
   readonly per_chunk_usage: boolean;
   readonly metrics: MetricSettings;
+  /** Confidence intervals, metric conventions and repeated runs (config/statistics.ts). */
+  readonly statistics: StatisticsSettings;
 
   /** null: artifacts/<model>-<endpoint>-<mode>-<timestamp> (see resolveArtifactDir). */
   readonly artifact_dir: string | null;

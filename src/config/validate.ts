@@ -9,9 +9,10 @@ import { parseGoodputSpec } from '../metrics/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
+import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -233,6 +234,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     use_server_token_count,
     per_chunk_usage,
     metrics: metricSettings(f),
+    statistics: parseStatisticsFlags(f, load.sweep !== null),
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),

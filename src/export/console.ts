@@ -8,6 +8,7 @@ import { formatNumber } from './format.js';
 import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
 import { renderTable, tableWidth, wrapText, type Column } from './table.js';
 import { withUnit } from './units.js';
+import { anyUnbounded, distributionCell, renderConventionsTable, unboundedNote } from './console-statistics.js';
 
 export interface ConsoleOptions {
   /** ANSI colour; pass false when stdout is not a TTY. Default false. */
@@ -52,10 +53,11 @@ export const CONSOLE_GROUP_TITLES: Record<Exclude<ConsoleGroup, 'none'>, string>
   gpu_power_amd: 'GPU Power Efficiency (AMD)',
 };
 
-const STAT_COLUMNS = ['avg', 'min', 'max', 'p99', 'p90', 'p50', 'std'] as const;
+// '±': the half-width of the mean's confidence interval, next to avg (only when some row has one).
+const STAT_COLUMNS = ['avg', '±', 'min', 'max', 'p99', 'p90', 'p50', 'std'] as const;
 type StatColumn = (typeof STAT_COLUMNS)[number];
 /** Narrow terminals lose columns in this order; avg always stays. */
-const DROP_ORDER: readonly StatColumn[] = ['std', 'p50', 'p90', 'p99', 'max', 'min'];
+const DROP_ORDER: readonly StatColumn[] = ['±', 'std', 'p50', 'p90', 'p99', 'max', 'min'];
 const MIN_LABEL_WIDTH = 14;
 
 export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}): string {
@@ -66,16 +68,18 @@ export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}
       (m) => m.group === group && (m.flags & MetricFlag.NO_CONSOLE) === 0,
     );
     if (metrics.length === 0) continue;
-    let table = renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts);
+    let table = renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts, summary.confidence_level);
     // The pooled acceptance histogram rides under the Spec Decode table as one line.
     const hist = summary.pooled_spec_decode_acceptance_histogram;
     if (group === 'spec_decode' && hist) table += '\n' + formatAcceptanceHistogram(hist);
     tables.push(table);
   }
+  // --convention all: the metrics whose definitions differ, side by side.
+  if (summary.conventions && summary.conventions.rows.length > 0) tables.push(renderConventionsTable(summary.conventions, opts));
   return tables.length > 0 ? tables.join('\n\n') + '\n' : '';
 }
 
-function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOptions): string {
+function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOptions, level?: number | null): string {
   const dists = metrics.filter((m) => m.kind === 'distribution');
   const timeWeighted = metrics.filter((m) => m.kind === 'time_weighted');
   const singles = metrics.filter((m) => m.kind === 'single');
@@ -85,9 +89,10 @@ function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOption
   const cells = new Map<StatColumn, string[]>();
   if (hasStats) {
     for (const col of STAT_COLUMNS) {
-      const distCells = dists.map((m) => formatNumber((metricEntry(m) as DistributionEntry)[col]));
+      // With intervals: avg as mean ± half-width, unboundable percentiles marked (console-statistics.ts).
+      const distCells = dists.map((m) => (m.kind === 'distribution' ? distributionCell(m, col) : ''));
       const twCells = timeWeighted.map((m) =>
-        col === 'min' || col === 'std' ? '' : formatNumber((metricEntry(m) as TimeWeightedEntry)[col]),
+        col === 'min' || col === 'std' || col === '±' ? '' : formatNumber((metricEntry(m) as TimeWeightedEntry)[col]),
       );
       const singleCells = singles.map((m) => (col === 'avg' ? formatSingle(m) : ''));
       const column = [...distCells, ...twCells, ...singleCells];
@@ -124,7 +129,8 @@ function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOption
   ];
   const rows = labelCells.map((label, i) => [label, ...visible.map((c) => cells.get(c)![i])]);
   let out = renderTable({ title, columns, rows, ascii: opts.ascii, color: opts.color });
-  if (hidden.length > 0) out += `\n(${hidden.join(', ')} hidden to fit ${limit} columns)`;
+  if (hidden.length > 0) out += '\n' + wrapText(`(${hidden.join(', ')} hidden to fit ${limit} columns)`, limit);
+  if (anyUnbounded(dists, visible)) out += '\n' + wrapText(unboundedNote(level), Number.isFinite(limit) ? limit : Infinity);
   return out;
 }
 

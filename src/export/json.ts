@@ -8,6 +8,7 @@ import { PERCENTILES } from '../metrics/stats.js';
 import type { MetricResult, MetricsSummary, RequestCounts } from '../metrics/summary.js';
 import type { DisplayUnit } from '../metrics/types.js';
 import { displayFactor } from './units.js';
+import { addGuideLlmStats, conventionsSection, scheduleDelaysSection } from './json-statistics.js';
 
 export const PROFILE_EXPORT_SCHEMA_VERSION = 1;
 
@@ -41,6 +42,17 @@ export interface DistributionEntry {
   p95: number;
   p99: number;
   count: number;
+  /** GuideLLM's summary (absent in hand-built summaries). Variance is in display units squared. */
+  median?: number;
+  mode?: number;
+  variance?: number;
+  sum?: number;
+  'p0.1'?: number;
+  'p99.9'?: number;
+  /** With --confidence (not none): the mean's interval, null below 2 values or for a metric without intervals. */
+  mean_ci?: [number, number] | null;
+  /** With --confidence: each percentile's interval, null where the sample cannot bound it; null for a metric without intervals. */
+  percentile_cis?: Record<string, [number, number] | null> | null;
 }
 
 export interface SingleEntry {
@@ -87,6 +99,9 @@ export function buildProfileExport(summary: MetricsSummary, meta: ProfileExportM
     out.pooled_spec_decode_acceptance_histogram = { ...summary.pooled_spec_decode_acceptance_histogram };
   }
   if (summary.histogram_significant_digits !== undefined) out.histogram_significant_digits = summary.histogram_significant_digits;
+  // GuideLLM's schedule delays: null (not 0, not absent) without an arrival schedule.
+  if (summary.arrival_schedule !== undefined) out.schedule_delays = scheduleDelaysSection(summary);
+  if (summary.conventions) out.conventions = conventionsSection(summary.conventions);
   // Extras never overwrite the fixed sections.
   for (const [k, v] of Object.entries(meta.extra ?? {})) if (!(k in out)) out[k] = v;
   return out;
@@ -107,6 +122,7 @@ export function metricEntry(m: MetricResult): MetricEntry {
   const entry = { unit: m.display, avg: s.avg * f, min: s.min * f, max: s.max * f, std: s.std * f } as DistributionEntry;
   for (const p of PERCENTILES) entry[`p${p}`] = s[`p${p}`] * f;
   entry.count = s.count;
+  addGuideLlmStats(entry, m, f);
   return entry;
 }
 

@@ -15,6 +15,7 @@ import * as errors from './error-metrics.js';
 import * as network from './network.js';
 import * as trace from './http-trace.js';
 import * as sched from './scheduling.js';
+import * as guide from './guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from './energy.js';
 import * as eff from './effective.js';
 
@@ -27,6 +28,7 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   eff.effectiveLatency,
   s.decodeDuration,
   s.interTokenLatency,
+  guide.timePerOutputToken,
   s.interChunkLatency,
   s.outputTokenThroughputPerUser,
   s.prefillThroughputPerUser,
@@ -50,6 +52,7 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   g.maxResponseTimestamp,
   // The rest of AIPerf's catalogue for chat/completions (issue 4); each family keeps its own order.
   ...goodput.goodputRunMetrics,
+  ...guide.guidellmRunMetrics,
   network.networkRtt,
   ...usage.usageRecordMetrics,
   ...usage.usageRunMetrics,
@@ -64,6 +67,10 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   ...trace.httpTraceRecordMetrics,
   // Scheduling (issue 5): dispatch delay, replay schedule lag, context overflow.
   ...sched.schedulingRecordMetrics,
+  // GuideLLM's scheduled latency and the two parts of the dispatch delay (issue 4).
+  guide.requestScheduledLatency,
+  guide.turnPredecessorDelay,
+  guide.turnSchedulingDelay,
   ...sched.schedulingRunMetrics,
   // GPU power efficiency (their own console sections; values only with --gpu-telemetry).
   ...nvidiaEnergyMetrics,

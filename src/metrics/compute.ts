@@ -7,11 +7,14 @@ import { histogramStats } from './stats.js';
 import { DEFAULT_SIGNIFICANT_DIGITS, MetricHistogram, checkSignificantDigits } from './histogram.js';
 import { RecordValueLists, forEachRecordValue } from './record-values.js';
 import type { GpuEnergyInput } from './energy-input.js';
-import type { MetricResult, MetricsSummary, RequestCounts } from './summary.js';
+import type { DistributionResult, MetricResult, MetricsSummary, RequestCounts } from './summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
 import type { MetricOptions } from './options.js';
 import { finishSummary } from './summary-extras.js';
 import { summarizeTimeWeighted } from './timeweighted.js';
+import { DEFAULT_CONFIDENCE, distributionIntervals, intervalsApply } from './confidence.js';
+import { registryFor } from './conventions.js';
+import { compareConventions } from './convention-summary.js';
 
 /**
  * The per-record metrics of one record, in dependency order. A metric is skipped ("no value") when
@@ -57,7 +60,10 @@ export interface SummarizeOptions {
  * dependency order; the result lists only metrics with a value, in display order.
  */
 export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOptions = {}): MetricsSummary {
-  const registry = opts.registry ?? defaultRegistry();
+  // --convention picks the registry (conventions.ts); an explicit one wins.
+  const convention = opts.metricOptions?.convention;
+  const registry = opts.registry ?? (convention === undefined ? defaultRegistry() : registryFor(convention));
+  const confidence = opts.metricOptions?.confidence === undefined ? DEFAULT_CONFIDENCE : opts.metricOptions.confidence;
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS, 'histogram significant digits');
   const run: RunMetricInput = { ...runInput(profiling, registry, digits), records: profiling, options: opts.metricOptions ?? {} };
@@ -67,7 +73,11 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   for (const def of registry.recordMetrics()) {
     const h = run.histograms.get(def.tag);
     const stats = h ? histogramStats(h) : undefined;
-    if (stats) results.set(def.tag, { ...describe(def), kind: 'distribution', stats });
+    if (!h || !stats) continue;
+    const result: DistributionResult = { ...describe(def), kind: 'distribution', stats };
+    // GuideLLM's intervals: none for token-weighted, per-chunk and rate metrics (confidence.ts).
+    if (confidence !== null) result.intervals = intervalsApply(def) ? distributionIntervals(h, stats, confidence) : null;
+    results.set(def.tag, result);
   }
 
   const values = new Map<string, RunValue>();
@@ -95,7 +105,21 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
     errored: run.errored,
     cancelled: run.cancelled,
   };
-  return finishSummary({ metrics, counts, histogram_significant_digits: digits, histograms: run.histograms }, profiling, opts.metricOptions ?? {});
+  const summary: MetricsSummary = {
+    metrics,
+    counts,
+    histogram_significant_digits: digits,
+    histograms: run.histograms,
+    confidence_level: confidence,
+    arrival_schedule: profiling.some((r) => r.raw.credit.targeted_start_ns !== null),
+  };
+  if (convention === 'all') {
+    // Each tool's definitions side by side, without the network shift or intervals of the main summary.
+    summary.conventions = compareConventions(profiling, 'aiperf', (recs, reg, name) =>
+      summarize(recs, { registry: reg, significantDigits: digits, metricOptions: { ...opts.metricOptions, convention: name, confidence: null, network_rtt_ns: null } }),
+    );
+  }
+  return finishSummary(summary, profiling, opts.metricOptions ?? {});
 }
 
 function describe(def: MetricDef) {

@@ -198,6 +198,34 @@ export class MetricHistogram {
     return out;
   }
 
+  /**
+   * The values of the given ranks (1 = smallest, count = largest), reported as percentiles are:
+   * each rank's bucket top (a negative value's most negative), clamped to the exact [min, max].
+   * Empty when nothing was recorded; a rank outside [1, count] is a caller bug and throws.
+   */
+  valuesAtRanks(ranks: readonly number[]): number[] {
+    const n = this.count;
+    if (n === 0) return [];
+    for (const k of ranks) {
+      if (!Number.isInteger(k) || k < 1 || k > n) throw new InvalidArgumentError(`rank: expected an integer from 1 to ${n}, got ${String(k)}`);
+    }
+    // The percentile whose nearest rank is exactly k: k - 1/2 of n, away from both neighbours.
+    return this.percentiles(ranks.map((k) => (100 * (k - 0.5)) / n));
+  }
+
+  /**
+   * The mode at the histogram's resolution: the median-equivalent value of the most populated
+   * bucket (the lowest on ties), in base units; undefined when empty. Below 2 · 10^digits (scaled)
+   * buckets are one unit wide, so it is the exact most frequent value there.
+   */
+  mode(): number | undefined {
+    const p = this.pos.native.mode();
+    const n = this.neg?.native.mode() ?? { value: 0, count: 0 };
+    if (p.count === 0 && n.count === 0) return undefined;
+    // On a tie the negative side holds the lower value.
+    return n.count >= p.count ? -n.value / this.scale : p.value / this.scale;
+  }
+
   /** Adds other's values; both must have the same unit scale and significant digits. */
   merge(other: MetricHistogram): void {
     if (other.scale !== this.scale || other.significantDigits !== this.significantDigits) {

@@ -62,7 +62,17 @@ export function applyNetworkAdjustment(summary: MetricsSummary, rttNs: number): 
     for (const [k, v] of Object.entries(m.stats)) {
       if (typeof v === 'number' && LOCATION.test(k)) (stats as Record<string, unknown>)[k] = shift(v);
     }
+    // The sum follows the shifted mean.
+    if (typeof stats.sum === 'number') stats.sum = stats.avg * stats.count;
     const out: DistributionResult = { ...m, tag: adj.tag, header: adj.header, stats };
+    // Interval bounds are locations too: they move with the RTT, clamped like the rest (a clamped
+    // bound of a wide interval is no sign of a too large RTT, so it does not warn).
+    if (m.intervals) {
+      const at = (x: number) => Math.max(0, x - rttNs);
+      const move = (iv: [number, number] | null): [number, number] | null => (iv ? [at(iv[0]), at(iv[1])] : null);
+      const percentiles = Object.fromEntries(Object.entries(m.intervals.percentiles).map(([k, iv]) => [k, move(iv)]));
+      out.intervals = { ...m.intervals, mean: move(m.intervals.mean), percentiles: percentiles as typeof m.intervals.percentiles };
+    }
     metrics.push(out);
     if (anyClamped) clamped.push(adj.tag);
   }

@@ -1,5 +1,6 @@
 // Run settings that aggregate and derived metrics read (RunMetricInput.options). Every field is
 // optional: a missing one takes AIPerf's default, so summaries of hand-built records need none.
+import type { ConventionChoice } from './conventions.js';
 
 /** A goodput objective resolved against the registry: threshold in the metric's BASE unit. */
 export interface ResolvedSlo {
@@ -19,6 +20,10 @@ export interface MetricOptions {
   goodput?: readonly ResolvedSlo[];
   /** Mean network RTT to subtract from request-start-anchored latencies, ns; null/absent: no adjustment. */
   network_rtt_ns?: number | null;
+  /** --convention: whose definitions the registry uses (absent: AIPerf's); `all` adds the comparison. */
+  convention?: ConventionChoice;
+  /** --confidence: the level of the distributions' intervals; null: none; absent: 0.95. */
+  confidence?: number | null;
 }
 
 export const METRIC_OPTION_DEFAULTS = {

@@ -1,10 +1,31 @@
-// Distribution statistics, read from native HDR histograms (histogram.ts): avg, min, max and std
-// are exact; percentiles are HdrHistogram's, within 10^-digits of exact (0.1 % at the default 3).
+// Distribution statistics, read from native HDR histograms (histogram.ts): avg, min, max, std,
+// variance and sum are exact; percentiles (median included) are HdrHistogram's, within 10^-digits
+// of exact (0.1 % at the default 3); the mode is the most populated bucket's representative value.
 
 import { MetricHistogram, type MetricHistogramOptions } from './histogram.js';
 
 export const PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99] as const;
 export type PercentileKey = `p${(typeof PERCENTILES)[number]}`;
+/** GuideLLM's percentile set: AIPerf's plus p0.1 and p99.9. */
+export const SUMMARY_PERCENTILES = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9] as const;
+export type SummaryPercentileKey = `p${(typeof SUMMARY_PERCENTILES)[number]}`;
+
+/**
+ * GuideLLM's summary beyond AIPerf's fields. Optional in the type so hand-built stats stay valid;
+ * histogramStats always fills every one.
+ */
+export interface GuideLlmStats {
+  /** The nearest-rank median (= p50). */
+  median?: number;
+  /** The most populated histogram bucket's median-equivalent value (MetricHistogram.mode). */
+  mode?: number;
+  /** Population variance (std²). */
+  variance?: number;
+  /** Exact sum of the values. */
+  sum?: number;
+  'p0.1'?: number;
+  'p99.9'?: number;
+}
 
 export type DistributionStats = {
   count: number;
@@ -13,7 +34,8 @@ export type DistributionStats = {
   max: number;
   /** Population standard deviation (divide by n), as numpy's default and AIPerf report it. */
   std: number;
-} & Record<PercentileKey, number>;
+} & Record<PercentileKey, number> &
+  GuideLlmStats;
 
 /**
  * The summary statistics of a histogram, or undefined when it is empty ("no value").
@@ -24,11 +46,15 @@ export type DistributionStats = {
 export function histogramStats(h: MetricHistogram): DistributionStats | undefined {
   const m = h.moments();
   if (!m) return undefined;
-  const ps = h.percentiles(PERCENTILES);
+  const ps = h.percentiles(SUMMARY_PERCENTILES);
   const stats = { ...m } as DistributionStats;
-  PERCENTILES.forEach((p, i) => {
+  SUMMARY_PERCENTILES.forEach((p, i) => {
     stats[`p${p}`] = ps[i];
   });
+  stats.median = stats.p50;
+  stats.mode = h.mode() ?? stats.p50;
+  stats.variance = m.std * m.std;
+  stats.sum = h.sum;
   return stats;
 }
 

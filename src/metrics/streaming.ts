@@ -63,7 +63,7 @@ export const interTokenLatency: RecordMetricDef = {
   header: 'Inter Token Latency',
   unit: 'ns',
   display: 'ms',
-  flags: STREAMING_TOKENS,
+  flags: STREAMING_TOKENS | MetricFlag.TOKEN_WEIGHTED,
   group: 'default',
   requires: ['request_latency', 'time_to_first_token', 'output_sequence_length'],
   compute: (r, v) => {
@@ -97,7 +97,7 @@ export const interChunkLatency: RecordMetricDef = {
   header: 'Inter Chunk Latency',
   unit: 'ns',
   display: 'ms',
-  flags: STREAMING_TOKENS,
+  flags: STREAMING_TOKENS | MetricFlag.PER_CHUNK,
   group: 'default',
   requires: [],
   compute: (r) => {

@@ -3,6 +3,8 @@
 import type { BaseUnit, ConsoleGroup, DisplayUnit } from './types.js';
 import type { DistributionStats } from './stats.js';
 import type { MetricHistogram } from './histogram.js';
+import type { DistributionIntervals } from './confidence.js';
+import type { ConventionComparison } from './convention-summary.js';
 
 export type { DistributionStats } from './stats.js';
 
@@ -24,6 +26,11 @@ interface MetricResultBase {
 export interface DistributionResult extends MetricResultBase {
   kind: 'distribution';
   stats: DistributionStats;
+  /**
+   * Confidence intervals (metrics/confidence.ts), base units: absent when --confidence none (or a
+   * hand-built result), null for a metric that takes none (token-weighted, per-chunk, rates).
+   */
+  intervals?: DistributionIntervals | null;
 }
 
 export interface SingleResult extends MetricResultBase {
@@ -69,6 +76,12 @@ export interface MetricsSummary {
   histograms?: ReadonlyMap<string, MetricHistogram>;
   /** Speculative decoding: verify steps by accepted-draft count {j: steps}, pooled over the run (absent when none). */
   pooled_spec_decode_acceptance_histogram?: Record<string, number>;
+  /** The level of the distributions' intervals; null: --confidence none; absent in hand-built summaries. */
+  confidence_level?: number | null;
+  /** Whether the profiling requests had an arrival schedule (rate, replay): GuideLLM's schedule delays apply. */
+  arrival_schedule?: boolean;
+  /** --convention all: every differing metric under each tool's definition (metrics/convention-summary.ts). */
+  conventions?: ConventionComparison;
 }
 
 export function findMetric(summary: MetricsSummary, tag: string): MetricResult | undefined {

@@ -65,6 +65,13 @@ export const MetricFlag = {
   HTTP_TRACE_ONLY: 1 << 7,
   /** Only computed when the server reported usage to compare with the client's counts. */
   USAGE_DIFF_ONLY: 1 << 8,
+  /**
+   * A per-token figure whose mean GuideLLM weights by output tokens (ITL, time per output token):
+   * not one observation per request, so no confidence intervals (metrics/confidence.ts).
+   */
+  TOKEN_WEIGHTED: 1 << 9,
+  /** Several values per request (one per chunk gap): no confidence intervals either. */
+  PER_CHUNK: 1 << 10,
 } as const;
 
 /** Console tables, in display order. Later families add groups after DEFAULT's predecessors. */

@@ -3,6 +3,7 @@
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../endpoints/types.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
+import type { MetricRegistry } from '../metrics/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
 import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, SpecDecodeRecord, Usage } from './types.js';
@@ -14,6 +15,10 @@ export interface ProcessorOptions {
   useServerTokenCount: boolean;
   /** --per-chunk-usage: read the cumulative usage of the first token-bearing chunk (ITL divisor). */
   perChunkUsage?: boolean;
+  /** The metric definitions (--convention; metrics/conventions.ts); default: AIPerf's. */
+  registry?: MetricRegistry;
+  /** --convention all: other conventions' registries, whose values go to ProcessedRecord.convention_metrics. */
+  compareWith?: ReadonlyMap<string, MetricRegistry>;
 }
 
 interface Decoded {
@@ -26,6 +31,9 @@ interface Decoded {
 }
 
 export class RecordProcessor {
+  /** Multi-turn: when each session's latest turn ended, for the next turn's predecessor delay. */
+  private readonly lastTurnEnd = new Map<string, { turn: number; end_ns: bigint; pred: bigint | null }>();
+
   constructor(private readonly opts: ProcessorOptions) {}
 
   process(raw: RawRecord): ProcessedRecord {
@@ -33,15 +41,32 @@ export class RecordProcessor {
     const error = raw.error ?? decoded.error;
     const status = raw.status !== 'ok' ? raw.status : error ? 'error' : 'ok';
     const input = this.metricInput(raw, status === 'ok', decoded);
-    return {
+    input.predecessor_end_ns = this.predecessorEnd(raw);
+    const out: ProcessedRecord = {
       raw,
       status,
       error,
       metric_input: input,
       responses: decoded.responses,
       usage: decoded.usage,
-      metrics: computeRecordMetrics(input),
+      metrics: computeRecordMetrics(input, this.opts.registry),
     };
+    if (this.opts.compareWith) {
+      out.convention_metrics = new Map([...this.opts.compareWith].map(([name, reg]) => [name, computeRecordMetrics(input, reg)]));
+    }
+    return out;
+  }
+
+  /** The end of the same session's previous turn (turns of a session never overlap), then this turn's. */
+  private predecessorEnd(raw: RawRecord): bigint | null {
+    const { session_id: id, turn_index: k } = raw.credit.turn;
+    if (id === undefined || k === undefined) return null;
+    const prev = this.lastTurnEnd.get(id);
+    // The same turn processed again (an error record after a processing failure) keeps its predecessor.
+    if (prev !== undefined && prev.turn === k) return prev.pred;
+    const pred = prev !== undefined && prev.turn === k - 1 ? prev.end_ns : null;
+    this.lastTurnEnd.set(id, { turn: k, end_ns: raw.end_ns, pred });
+    return pred;
   }
 
   private decode(raw: RawRecord): Decoded {
@@ -84,6 +109,8 @@ export class RecordProcessor {
   private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
     const token_ns: bigint[] = [];
     let first_output_ns: bigint | null = null;
+    // EvalScope's first chunk: any payload with non-empty choices, a role-only one included.
+    const first_choice_ns = d.responses.find((r) => r.has_choices)?.ns ?? null;
     let content = '';
     let reasoning = '';
     for (const r of d.responses) {
@@ -118,6 +145,7 @@ export class RecordProcessor {
       end_ns: raw.end_ns,
       token_ns,
       first_output_ns,
+      first_choice_ns,
       input_tokens,
       output_tokens,
       reasoning_tokens,

@@ -175,6 +175,10 @@ export interface MetricRecord {
   targeted_start_ns?: bigint | null;
   /** True when the request was sent at a trace timestamp (fixed-schedule replay). */
   trace_scheduled?: boolean;
+  /** Stamp of the first response whose `choices` was non-empty, even role-only (EvalScope's TTFT); null/absent: none. */
+  first_choice_ns?: bigint | null;
+  /** Multi-turn: when the previous turn of the same session ended; null/absent for a first turn or single-turn request. */
+  predecessor_end_ns?: bigint | null;
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */
@@ -191,4 +195,6 @@ export interface ProcessedRecord {
   usage: Usage | null;
   /** tag → value, only metrics that could be computed for this record. */
   metrics: Map<string, MetricValue>;
+  /** --convention all: the same record's metrics under each other convention (metrics/conventions.ts), only the tags they compare. */
+  convention_metrics?: Map<string, Map<string, MetricValue>>;
 }

@@ -15,7 +15,8 @@ describe('renderConsole', () => {
   it('shows the stat columns in order, in display units', () => {
     const header = lines(out).find((l) => l.includes('Metric') && l.includes('avg'))!;
     const cols = header.split(/[│|]/).map((c) => c.trim()).filter(Boolean);
-    expect(cols).toEqual(['Metric', 'avg', 'min', 'max', 'p99', 'p90', 'p50', 'std']);
+    // '±': the half-width of the mean's 95 % interval (the sample has two requests).
+    expect(cols).toEqual(['Metric', 'avg', '±', 'min', 'max', 'p99', 'p90', 'p50', 'std']);
     const ttft = lines(out).find((l) => l.includes('Time to First Token (ms)'))!;
     expect(ttft).toContain('2,000.00');
     expect(ttft).toContain('1,000.00');
@@ -24,7 +25,7 @@ describe('renderConsole', () => {
 
   it('puts single values in the avg column, counts without decimals', () => {
     const count = lines(out).find((l) => l.includes('Request Count (requests)'))!;
-    expect(count.split('│').map((c) => c.trim())).toEqual(['', 'Request Count (requests)', '2', '', '', '', '', '', '', '']);
+    expect(count.split('│').map((c) => c.trim())).toEqual(['', 'Request Count (requests)', '2', '', '', '', '', '', '', '', '']);
     expect(lines(out).find((l) => l.includes('Benchmark Duration (s)'))).toContain('4.00');
     expect(lines(out).find((l) => l.includes('Request Error Rate (%)'))).toContain('33.33');
   });

@@ -15,6 +15,7 @@ import { networkRtt } from '../../../src/metrics/network.js';
 import { httpTraceRecordMetrics } from '../../../src/metrics/http-trace.js';
 import { effectiveLatency, effectiveTimeWeightedMetrics } from '../../../src/metrics/effective.js';
 import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../src/metrics/scheduling.js';
+import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../src/metrics/guidellm.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -97,6 +98,8 @@ describe('default catalogue', () => {
       ...effectiveTimeWeightedMetrics,
       ...schedulingRecordMetrics,
       ...schedulingRunMetrics,
+      ...guidellmRecordMetrics,
+      ...guidellmRunMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -200,6 +203,13 @@ describe('default catalogue', () => {
         'replay_sched_lag_p99',
         'replay_sched_degraded',
         'context_overflow_count',
+        // GuideLLM: time per output token, scheduled latency, the dispatch delay's two parts, SLO attainment.
+        'time_per_output_token',
+        'request_scheduled_latency',
+        'turn_predecessor_delay',
+        'turn_scheduling_delay',
+        'slo_attainment',
+        'request_goodput',
       ]),
     );
   });

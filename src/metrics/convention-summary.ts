@@ -1,0 +1,59 @@
+// `--convention all`: every metric whose definition differs between the tools, summarised under
+// each tool's definitions side by side. Each record's metrics under the other conventions come
+// from the record processor (ProcessedRecord.convention_metrics, computed while the record still
+// had its chunk stamps); records without them (hand-built, unslimmed) are computed here.
+import type { MetricValue, ProcessedRecord } from '../records/types.js';
+import { computeRecordMetrics } from './compute.js';
+import { CONVENTIONS, CONVENTION_NAMES, comparedTags, comparisonRegistry, type ConventionName } from './conventions.js';
+import type { MetricRegistry } from './registry.js';
+import type { MetricResult, MetricsSummary } from './summary.js';
+import type { BaseUnit, DisplayUnit } from './types.js';
+
+export interface ConventionComparisonRow {
+  tag: string;
+  header: string;
+  unit: BaseUnit;
+  display: DisplayUnit;
+  /** The metric under each tool's definition; null when the tool does not define it or it had no value. */
+  values: Record<ConventionName, MetricResult | null>;
+}
+
+export interface ConventionComparison {
+  tools: readonly ConventionName[];
+  rows: ConventionComparisonRow[];
+}
+
+/** Summarises records (already carrying one convention's metrics) with a registry. */
+export type SummarizeWith = (records: readonly ProcessedRecord[], registry: MetricRegistry, name: ConventionName) => MetricsSummary;
+
+/** A record's metrics under a convention (only the compared tags and their requirements). */
+export function conventionMetrics(r: ProcessedRecord, name: ConventionName, primary: ConventionName): Map<string, MetricValue> {
+  if (name === primary) return r.metrics;
+  return r.convention_metrics?.get(name) ?? computeRecordMetrics(r.metric_input, comparisonRegistry(name));
+}
+
+/** The comparison over profiling records whose own metrics are `primary`'s. */
+export function compareConventions(
+  profiling: readonly ProcessedRecord[],
+  primary: ConventionName,
+  summarizeWith: SummarizeWith,
+): ConventionComparison {
+  const tags = comparedTags();
+  const byTool = new Map<ConventionName, MetricsSummary>();
+  for (const name of CONVENTION_NAMES) {
+    const view = profiling.map((r) => (name === primary ? r : { ...r, metrics: conventionMetrics(r, name, primary) }));
+    byTool.set(name, summarizeWith(view, comparisonRegistry(name), name));
+  }
+  const rows: ConventionComparisonRow[] = [];
+  for (const tag of tags) {
+    const values = {} as Record<ConventionName, MetricResult | null>;
+    let any: MetricResult | null = null;
+    for (const name of CONVENTION_NAMES) {
+      const m = CONVENTIONS[name].undefinedTags.includes(tag) ? undefined : byTool.get(name)!.metrics.find((x) => x.tag === tag);
+      values[name] = m ?? null;
+      any ??= m ?? null;
+    }
+    if (any) rows.push({ tag, header: any.header, unit: any.unit, display: any.display, values });
+  }
+  return { tools: CONVENTION_NAMES, rows };
+}
