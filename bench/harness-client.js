@@ -62,8 +62,10 @@ let events = 0;
 let errors = 0;
 let firstError = null;
 let index = 0;
+let completed = 0;
 
 function account(r) {
+  completed++;
   if (!measuring) return;
   if (r.status !== 'ok') {
     errors++;
@@ -111,7 +113,16 @@ const cpu0 = process.cpuUsage();
 const threads0 = threadCpu();
 const t0 = process.hrtime.bigint();
 let rssMid = 0;
-const rssTimer = setTimeout(() => (rssMid = process.memoryUsage().rss), (rssAtS ?? durationS / 2) * 1000);
+let heapMid = 0;
+let inFlightAtRss = 0;
+const rssTimer = setTimeout(() => {
+  // Garbage collected first (with --expose-gc), so what is left is what the streams in flight hold.
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  rssMid = m.rss;
+  heapMid = m.heapUsed;
+  inFlightAtRss = index - completed;
+}, (rssAtS ?? durationS / 2) * 1000);
 await sleep(durationS * 1000);
 const cpu = process.cpuUsage(cpu0);
 const wallNs = Number(process.hrtime.bigint() - t0);
@@ -124,6 +135,7 @@ for (const [k, v] of Object.entries(threads1)) {
 measuring = false;
 clearTimeout(rssTimer);
 stopping = true;
+const engineStats = typeof transport.stats === 'function' ? transport.stats() : null;
 await Promise.race([Promise.all(workers), sleep(10_000)]);
 transport.cancelAll('benchmark over');
 await transport.close();
@@ -141,8 +153,13 @@ process.stdout.write(
     wall_s: wallNs / 1e9,
     cpu_s: (cpu.user + cpu.system) / 1e6,
     thread_cpu_s: threadCpuS,
+    io_threads: engineStats
+      ? { realtime: engineStats.realtime_threads, raised: engineStats.raised_threads, realtime_demotions: engineStats.realtime_demotions }
+      : null,
     rss_base: rssBase,
     rss_mid: rssMid,
+    heap_mid: heapMid,
+    in_flight_at_rss: inFlightAtRss,
     fidelity_ms: fidN ? { count: fidN, p50: q(0.5), p99: q(0.99), max: sorted[fidN - 1] / 1e6, min: sorted[0] / 1e6 } : null,
   }) + '\n',
 );

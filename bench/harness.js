@@ -17,6 +17,7 @@
 // raises the soft limit to the hard one first; a lower limit is reported and the runs that need
 // more are skipped.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatTable, root } from './lib.js';
@@ -50,6 +51,19 @@ function pinned(cpu, cmd, argv) {
   return canPin ? ['taskset', ['-c', String(cpu), cmd, ...argv]] : [cmd, argv];
 }
 
+/** CPU seconds used so far by process `pid` (user + system, from /proc), or NaN. */
+function procCpu(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+
 /** Starts the fast mock; resolves with its URL and a stop function. */
 function startMock(extra) {
   const [cmd, argv] = pinned(MOCK_CPU, process.execPath, [BIN, 'mock', '--fast', '--stamp-events', '--port', '0', '--exit-with-stdin', ...extra]);
@@ -70,7 +84,7 @@ function startMock(extra) {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1], stop });
+        resolve({ url: m[1], stop, cpu: () => procCpu(child.pid) });
       }
     });
     child.once('exit', (code) => reject(new Error(`mock exited (${code}): ${err}`)));
@@ -100,23 +114,37 @@ function runChild(cmd, argv, timeoutMs) {
   });
 }
 
-function ours(url, transport, concurrency, opts = {}) {
+/** Runs a client and notes the mock's CPU share over the client's lifetime (is the mock the bottleneck?). */
+async function measured(mock, run) {
+  const c0 = mock.cpu();
+  const t0 = process.hrtime.bigint();
+  const r = await run();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  r.mock_cpu_share = (mock.cpu() - c0) / wall;
+  return r;
+}
+
+function ours(mock, transport, concurrency, opts = {}) {
   const warmupS = opts.warmupS ?? W;
-  const cfg = { url, transport, concurrency, warmupS, durationS: D, osl: OSL, fidelity: false, ...opts };
-  return runChild(process.execPath, [CLIENT, JSON.stringify(cfg)], (warmupS + D + 40) * 1000);
+  const cfg = { url: mock.url, transport, concurrency, warmupS, durationS: D, osl: OSL, fidelity: false, ...opts };
+  const durationS = cfg.durationS;
+  return measured(mock, () => runChild(process.execPath, ['--expose-gc', CLIENT, JSON.stringify(cfg)], (warmupS + durationS + 40) * 1000));
 }
 
 /** The first python3 that can import aiohttp (Debian's python3-aiohttp lives in /usr/bin/python3). */
 const PYTHON = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import aiohttp']).status === 0) ?? null;
 
-function peer(url, concurrency, opts = {}) {
+function peer(mock, concurrency, opts = {}) {
   if (PYTHON === null) return Promise.resolve({ error: 'no python3 with aiohttp found (apt-get install python3-aiohttp)' });
-  const cfg = { url, concurrency, warmupS: W, durationS: D, osl: OSL, ...opts };
-  return runChild(PYTHON, [PEER, JSON.stringify(cfg)], (W + D + 40) * 1000);
+  const cfg = { url: mock.url, concurrency, warmupS: W, durationS: D, osl: OSL, ...opts };
+  return measured(mock, () => runChild(PYTHON, [PEER, JSON.stringify(cfg)], (W + D + 40) * 1000));
 }
 
 // ---- the runs -----------------------------------------------------------------------------------
-const results = { machine: { cores, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, pinned: canPin, fd_limit: fdLimit }, runs: {} };
+const results = {
+  machine: { cores, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, pinned: canPin, fd_limit: fdLimit, loadavg_start: loadavg() },
+  runs: {},
+};
 log(`bench:harness — ${cores} cores (${results.machine.cpu}), node ${process.version}, ${canPin ? `mock on cpu ${MOCK_CPU}, client on cpu ${CLIENT_CPU}` : 'no pinning (taskset missing or one core)'}, fd limit ${fdLimit}`);
 
 const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
@@ -129,19 +157,29 @@ const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
     }
     for (const t of ['undici', 'native']) {
       log(`  throughput: ${t} at concurrency ${c} …`);
-      results.runs[`tput-${t}-${c}`] = await ours(mock.url, t, c, { warmupS: c >= 10_000 ? BIG_W : W });
+      results.runs[`tput-${t}-${c}`] = await ours(mock, t, c, { warmupS: c >= 10_000 ? BIG_W : W });
     }
+  }
+  await mock.stop();
+}
+const MEM_C = QUICK ? 1024 : 10_000;
+if (MEM_C * 2 + 200 <= fdLimit) {
+  // Long streams that stay open through the window: a token every 200 ms, 1,000 asked for.
+  const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '200']);
+  for (const t of ['undici', 'native']) {
+    log(`  memory: ${t} with ${MEM_C} streams in flight …`);
+    results.runs[`mem-${t}`] = await ours(mock, t, MEM_C, { osl: 1000, warmupS: BIG_W, durationS: 2, rssAtS: 1.5 });
   }
   await mock.stop();
 }
 {
   const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '1']);
   log('  peer comparison at concurrency 1,024, ITL 1 ms: python aiohttp …');
-  results.runs['peer-aiohttp'] = await peer(mock.url, 1024);
+  results.runs['peer-aiohttp'] = await peer(mock, 1024);
   for (const t of ['undici', 'native']) {
     for (const decode of [false, true]) {
       log(`  peer comparison: ${t}${decode ? ' + JSON decode' : ''} …`);
-      results.runs[`peer-${t}${decode ? '-decode' : ''}`] = await ours(mock.url, t, 1024, { decode });
+      results.runs[`peer-${t}${decode ? '-decode' : ''}`] = await ours(mock, t, 1024, { decode });
     }
   }
   await mock.stop();
@@ -152,11 +190,13 @@ const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
   for (const c of QUICK ? [64] : [64, 4096]) {
     for (const t of ['undici', 'native']) {
       log(`  fidelity: ${t} at concurrency ${c} …`);
-      results.runs[`fid-${t}-${c}`] = await ours(mock.url, t, c, { fidelity: true, warmupS: c > 1000 ? BIG_W : W });
+      results.runs[`fid-${t}-${c}`] = await ours(mock, t, c, { fidelity: true, warmupS: c > 1000 ? BIG_W : W });
     }
   }
   await mock.stop();
 }
+
+results.machine.loadavg_end = loadavg();
 
 // ---- the table ----------------------------------------------------------------------------------
 const r = results.runs;
@@ -167,25 +207,30 @@ const rps = (x) => (ok(x) ? x.requests / x.wall_s : NaN);
 const usPerEvent = (x) => (ok(x) ? (x.cpu_s / x.events) * 1e6 : NaN);
 const cpuPer1k = (x) => (ok(x) ? (x.cpu_s / x.requests) * 1000 : NaN);
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+const pct = (x) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : '—');
 const why = (x) => (x?.error ? ` (${x.error})` : x && x.errors > 0 ? ` (${x.errors} errors: ${JSON.stringify(x.first_error)})` : '');
 
 const tables = [];
 tables.push({
   title: `Peak throughput, streaming, mock at zero latency, ${OSL} tokens per response (measured ${D} s each)`,
-  columns: ['concurrency', 'undici events/s', 'native events/s', 'native ÷ undici', 'undici req/s', 'native req/s', 'undici CPU s/1k req', 'native CPU s/1k req', 'undici CPU µs/event', 'native CPU µs/event'],
+  columns: ['concurrency', 'undici events/s', 'native events/s', 'native ÷ undici', 'undici req/s', 'native req/s', 'undici CPU s/1k req', 'native CPU s/1k req', 'undici CPU µs/event', 'native CPU µs/event', 'mock CPU (u / n)'],
   rows: THROUGHPUT_C.map((c) => {
     const u = r[`tput-undici-${c}`];
     const n = r[`tput-native-${c}`];
-    return [f(c), f(evs(u)), f(evs(n)), ratio(evs(n), evs(u)), f(rps(u)), f(rps(n)), f(cpuPer1k(u), 3), f(cpuPer1k(n), 3), f(usPerEvent(u), 2), f(usPerEvent(n), 2)];
+    return [
+      f(c), f(evs(u)) + why(u), f(evs(n)) + why(n), ratio(evs(n), evs(u)), f(rps(u)), f(rps(n)), f(cpuPer1k(u), 3), f(cpuPer1k(n), 3),
+      f(usPerEvent(u), 2), f(usPerEvent(n), 2), `${pct(u?.mock_cpu_share)} / ${pct(n?.mock_cpu_share)}`,
+    ];
   }),
 });
-const big = THROUGHPUT_C.includes(10_000) ? 10_000 : THROUGHPUT_C[THROUGHPUT_C.length - 1];
 tables.push({
-  title: `Memory: RSS per 1,000 in-flight streams (concurrency ${f(big)}, RSS mid-run minus before the transport existed)`,
-  columns: ['transport', 'RSS before (MiB)', 'RSS mid-run (MiB)', 'MiB per 1,000 streams'],
+  title: `Memory: RSS per 1,000 in-flight streams (${f(MEM_C)} streams open, a token every 200 ms; RSS after a GC, minus RSS before the transport existed)`,
+  columns: ['transport', 'streams in flight', 'RSS before (MiB)', 'RSS with streams (MiB)', 'JS heap used (MiB)', 'MiB per 1,000 streams'],
   rows: ['undici', 'native'].map((t) => {
-    const x = r[`tput-${t}-${big}`];
-    return ok(x) ? [t, f(x.rss_base / 2 ** 20, 1), f(x.rss_mid / 2 ** 20, 1), f((x.rss_mid - x.rss_base) / 2 ** 20 / (big / 1000), 2)] : [t, '—', '—', `—${why(x)}`];
+    const x = r[`mem-${t}`];
+    if (!x || x.error || !x.rss_mid) return [t, '—', '—', '—', '—', `—${why(x)}`];
+    const n = x.in_flight_at_rss;
+    return [t, f(n), f(x.rss_base / 2 ** 20, 1), f(x.rss_mid / 2 ** 20, 1), f(x.heap_mid / 2 ** 20, 1), f((x.rss_mid - x.rss_base) / 2 ** 20 / (n / 1000), 2)];
   }),
 });
 const py = r['peer-aiohttp'];
@@ -208,12 +253,14 @@ function fid(x) {
 }
 tables.push({
   title: 'Timestamp fidelity: client stamp − mock send stamp per event (ms), mock ITL 20 ms, same host and clock',
-  columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s'],
+  columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s', 'I/O thread'],
   rows: (QUICK ? [64] : [64, 4096]).flatMap((c) =>
     ['undici', 'native'].map((t) => {
       const x = r[`fid-${t}-${c}`];
       const q = x?.fidelity_ms;
-      return [f(c), t + why(x), f(q?.count), f(q?.p50, 3), f(q?.p99, 3), f(q?.max, 3), f(evs(x))];
+      const io = x?.io_threads;
+      const sched = !io ? '—' : io.realtime ? `SCHED_FIFO${io.realtime_demotions ? ` (left ${io.realtime_demotions}×)` : ''}` : io.raised ? 'raised' : 'normal';
+      return [f(c), t + why(x), f(q?.count), f(q?.p50, 3), f(q?.p99, 3), f(q?.max, 3), f(evs(x)), sched];
     }),
   ),
 });
@@ -232,13 +279,18 @@ if (ok(py)) {
 }
 const big10k = r['tput-native-10000'];
 if (big10k) targets.push(`10,000 concurrent streams from one process (native): ${ok(big10k) && big10k.errors === 0 ? 'held' : `not held${why(big10k)}`}`);
+const memN = r['mem-native'];
+if (memN?.in_flight_at_rss) targets.push(`streams held open at once from one process (native): ${f(memN.in_flight_at_rss)}${memN.errors ? ` (${memN.errors} errors)` : ''}`);
 const f4k = r['fid-native-4096']?.fidelity_ms;
 if (f4k) targets.push(`native p99 stamp error at concurrency 4,096 < 1 ms: ${f(f4k.p99, 3)} ms`);
 
 if (JSON_OUT) {
   process.stdout.write(JSON.stringify({ ...results, tables, targets }, null, 2) + '\n');
 } else {
-  console.log(`servebench harness benchmark — ${cores}× ${results.machine.cpu}, node ${process.version}; ${canPin ? `mock pinned to cpu ${MOCK_CPU}, clients to cpu ${CLIENT_CPU}` : 'not pinned'}${QUICK ? '; --quick: smoke run, figures not meaningful' : ''}\n`);
+  console.log(
+    `servebench harness benchmark — ${cores}× ${results.machine.cpu}, node ${process.version}; ${canPin ? `mock pinned to cpu ${MOCK_CPU}, clients to cpu ${CLIENT_CPU}` : 'not pinned'}; ` +
+      `load average ${results.machine.loadavg_start} at the start, ${results.machine.loadavg_end} at the end${QUICK ? '; --quick: smoke run, figures not meaningful' : ''}\n`,
+  );
   for (const t of tables) console.log(formatTable(t) + '\n');
   console.log('Targets (issue 7):');
   for (const t of targets) console.log(`  - ${t}`);
