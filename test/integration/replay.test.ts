@@ -110,9 +110,11 @@ describe('sessions and replay through runOnce with an in-test source', () => {
     fs.writeFileSync(log, '');
     const out = await runOnce(cfg, { baseUrl: mock.url, tokenizer: await loadTokenizer(), control: new RunControl(), dir, source: source(convs, false), log: () => {} });
     expect(out.mode).toBe('concurrency');
+    const recs = new Map(readJsonl(path.join(dir, 'records.jsonl')).map((x) => [x.x_request_id, x]));
+    const failed = [...recs.values()].filter((x) => x.status !== 'ok').map((x) => x.error);
+    expect(failed).toEqual([]);
     expect(out.result.profiling!.sessions).toEqual({ started: 2, completed: 2, abandoned: 0 });
 
-    const recs = new Map(readJsonl(path.join(dir, 'records.jsonl')).map((x) => [x.x_request_id, x]));
     const reply = (id: string) =>
       (recs.get(id)!.payloads as string[])
         .filter((p) => p !== '[DONE]')

@@ -141,7 +141,8 @@ describe('open loop (rate)', () => {
     expect(t.sent).toHaveLength(12);
     for (const s of t.sent) {
       // Issued (credit_issued_ns) when due; sent when a slot freed.
-      expect(ms(s.credit.credit_issued_ns - s.credit.targeted_start_ns!)).toBeLessThan(15);
+      // (Room for a busy host; a credit issued only when a slot freed would be ~50–200 ms late.)
+      expect(ms(s.credit.credit_issued_ns - s.credit.targeted_start_ns!)).toBeLessThan(40);
       expect(s.at >= s.credit.credit_issued_ns).toBe(true);
     }
     const last = t.sent[11];
