@@ -273,6 +273,13 @@ void IoLoop::StartRequest(Req* r, int64_t now) {
   started_.fetch_add(1, std::memory_order_relaxed);
   r->rec.start_ns = now;
   r->max_body = options_.max_body_bytes;
+  if (r->in.streaming && r->hint_events > 0) {
+    EngineRecord& rec = r->rec;
+    rec.event_data.reserve(r->hint_bytes + r->hint_bytes / 8);
+    rec.event_end.reserve(r->hint_events + 2);
+    rec.event_ns.reserve(r->hint_events + 2);
+    rec.type_end.reserve(r->hint_events + 2);
+  }
   if (r->in.timeout_ns > 0) {
     r->deadline = now + r->in.timeout_ns;
     deadlines_.Push(r);
@@ -329,6 +336,8 @@ void IoLoop::Finish(Req* r, EngineError kind, const std::string& message, int64_
   }
   auto it = live_.find(rec.id);
   if (it != live_.end() && it->second == r) live_.erase(it);
+  r->hint_bytes = rec.event_data.size();
+  r->hint_events = rec.event_ns.size();
   batch_.push_back(std::move(rec));
   completed_.fetch_add(1, std::memory_order_relaxed);
   live_reqs_.fetch_sub(1, std::memory_order_relaxed);

@@ -36,6 +36,10 @@ struct Req final : SseSink {
   bool retried = false;
   bool waiting = false;      // queued for a connection
   bool body_overflow = false;
+  // Size of the last response this slot carried: the next one reserves as much up front, instead
+  // of growing its buffers by doubling (responses of one run are alike).
+  size_t hint_bytes = 0;
+  size_t hint_events = 0;
 
   void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override;
   void OnHead(int status);
