@@ -16,6 +16,8 @@ import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from './preflight.js';
+import { runRepeated } from './multi-run.js';
+import { renderAggregateTable } from '../export/aggregate.js';
 
 function log(msg: string): void {
   process.stderr.write(`servebench: ${msg}\n`);
@@ -91,6 +93,16 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       if (sweep.rows.length > 0 && sweep.rows.every((r) => r.issued > 0 && r.succeeded === 0)) {
         throw new AllRequestsFailedError(`every request of every sweep point failed; see ${dir}`);
       }
+      return;
+    }
+
+    // --num-profile-runs N: the run repeated, run_<i>/ each, statistics across them (multi-run.ts).
+    if (cfg.statistics.num_profile_runs > 1) {
+      const multi = await runRepeated(cfg, env, prepared!);
+      const table = renderAggregateTable(multi.runs, cfg.statistics.confidence, { color: process.stdout.isTTY === true });
+      if (table) process.stdout.write('\n' + table + '\n');
+      log(`${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`);
+      if (multi.runs.length === 0) throw new AllRequestsFailedError(`no run succeeded; see ${dir}`);
       return;
     }
 
