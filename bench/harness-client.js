@@ -154,7 +154,7 @@ process.stdout.write(
     cpu_s: (cpu.user + cpu.system) / 1e6,
     thread_cpu_s: threadCpuS,
     io_threads: engineStats
-      ? { realtime: engineStats.realtime_threads, raised: engineStats.raised_threads, realtime_demotions: engineStats.realtime_demotions }
+      ? { realtime: engineStats.realtime_threads, raised: engineStats.raised_threads, realtime_demotions: engineStats.realtime_demotions, reads: engineStats.reads }
       : null,
     rss_base: rssBase,
     rss_mid: rssMid,

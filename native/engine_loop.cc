@@ -126,7 +126,6 @@ void IoLoop::Run() {
     const int timeout = EpollTimeoutMs(EngineClockNs());
     const int n = epoll_wait(epfd_, events.data(), kMaxEvents, timeout);
     int64_t now = EngineClockNs();
-    const int64_t woke = now;
     bool inbox = false;
     for (int i = 0; i < n; ++i) {
       void* tag = events[i].data.ptr;
@@ -153,7 +152,7 @@ void IoLoop::Run() {
     for (Conn* c : graveyard_) delete c;
     graveyard_.clear();
     if (stopping_) break;
-    sched_.Iteration(woke, EngineClockNs());
+    sched_.Iteration(EngineClockNs());
     priority_.store(static_cast<uint8_t>(sched_.current()), std::memory_order_relaxed);
     demotions_.store(sched_.demotions(), std::memory_order_relaxed);
   }

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace servebench {
@@ -42,6 +43,12 @@ bool RaiseNormal() {
   return setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kNice) == 0 || any;
 }
 
+int64_t ThreadCpuNs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
 }  // namespace
 
 bool IoScheduling::SetRealtime(bool on) {
@@ -52,6 +59,7 @@ bool IoScheduling::SetRealtime(bool on) {
 
 void IoScheduling::Start(IoPriority wanted, int64_t now) {
   window_start_ = now;
+  cpu_at_window_start_ = ThreadCpuNs();
   if (wanted == IoPriority::kNormal) return;
   raised_ = RaiseNormal();
   current_ = raised_ ? IoPriority::kRaised : IoPriority::kNormal;
@@ -61,22 +69,22 @@ void IoScheduling::Start(IoPriority wanted, int64_t now) {
   }
 }
 
-void IoScheduling::Iteration(int64_t woke, int64_t done) {
-  if (!realtime_allowed_) return;
-  busy_ += done - woke;
-  if (done - window_start_ < kWindowNs) return;
-  const int64_t window = done - window_start_;
-  if (current_ == IoPriority::kRealtime && busy_ * 2 > window) {
+void IoScheduling::Iteration(int64_t now) {
+  if (!realtime_allowed_ || now - window_start_ < kWindowNs) return;
+  const int64_t window = now - window_start_;
+  const int64_t cpu = ThreadCpuNs();
+  const int64_t busy = cpu - cpu_at_window_start_;
+  if (current_ == IoPriority::kRealtime && busy * 4 > window * 3) {
     if (SetRealtime(false)) {
       RaiseNormal();
       current_ = raised_ ? IoPriority::kRaised : IoPriority::kNormal;
       ++demotions_;
     }
-  } else if (current_ != IoPriority::kRealtime && busy_ * 4 < window) {
+  } else if (current_ != IoPriority::kRealtime && busy * 2 < window) {
     if (SetRealtime(true)) current_ = IoPriority::kRealtime;
   }
-  window_start_ = done;
-  busy_ = 0;
+  window_start_ = now;
+  cpu_at_window_start_ = cpu;
 }
 
 }  // namespace servebench

@@ -5,9 +5,10 @@
 // thread can wait a whole scheduler slice (measured ~4 ms on a 2-core VM, even at nice -10);
 // a SCHED_FIFO thread preempts at once (~0.05 ms). So, where the process may (root or
 // CAP_SYS_NICE), the thread runs SCHED_FIFO at the lowest real-time priority — but only while it is
-// lightly loaded: over any 100 ms in which it was busy more than half the time it drops back to
+// not saturated: over any 100 ms in which it was busy more than 75% of the time it drops back to
 // SCHED_OTHER (a saturated real-time thread would starve the JS thread that feeds it), and it
-// returns to SCHED_FIFO after a window below a quarter. Below real time it asks for a short slice
+// returns to SCHED_FIFO after a window below half (busy: the thread's own CPU time,
+// CLOCK_THREAD_CPUTIME_ID, read once per window). Below real time it asks for a short slice
 // and nice -10, each dropped silently when refused.
 #pragma once
 
@@ -21,8 +22,8 @@ class IoScheduling {
  public:
   // Applies the best priority allowed up to `wanted`; call on the I/O thread itself.
   void Start(IoPriority wanted, int64_t now);
-  // One loop iteration: it waited in epoll until `woke` and finished its work at `done`.
-  void Iteration(int64_t woke, int64_t done);
+  // After each loop iteration, at CLOCK_MONOTONIC `now`.
+  void Iteration(int64_t now);
   IoPriority current() const { return current_; }
   // Times real time was given up because the thread was busy.
   uint64_t demotions() const { return demotions_; }
@@ -33,7 +34,7 @@ class IoScheduling {
   bool realtime_allowed_ = false;
   bool raised_ = false;
   int64_t window_start_ = 0;
-  int64_t busy_ = 0;
+  int64_t cpu_at_window_start_ = 0;
   uint64_t demotions_ = 0;
 };
 

@@ -188,6 +188,10 @@ class MockWorker {
       if (fd < 0) return;  // EAGAIN, or out of descriptors: the backlog keeps the rest
       const int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      // On loopback the ACKs a client sends are processed for this socket in the client's
+      // context, on the client's CPU: reno keeps that cheap (the default may be BBR), so the
+      // client's CPU is spent on what a remote server's client would spend it on.
+      setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, "reno", 4);
       auto* c = new MConn();
       c->fd = fd;
       c->stream.conn = c;

@@ -112,7 +112,7 @@ export interface NativeEngine {
     realtime_threads: number;
     /** I/O threads running with a short slice or nice -10 now. */
     raised_threads: number;
-    /** Times an I/O thread left SCHED_FIFO because it was busy over half of 100 ms. */
+    /** Times an I/O thread left SCHED_FIFO because it was busy over 75% of 100 ms. */
     realtime_demotions: number;
   };
 }
