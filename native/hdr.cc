@@ -162,6 +162,27 @@ bool HdrHistogram::Record(double value, double scale) {
   return true;
 }
 
+size_t HdrHistogram::RecordWeighted(const double* values, const double* weights, size_t n, double scale) {
+  // Checked first, so a refusal records nothing.
+  for (size_t i = 0; i < n; ++i) {
+    const double w = weights[i];
+    if (!Valid(values[i] * scale) || !(w >= 0 && w <= 9007199254740992.0) || w != std::floor(w)) return i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t w = static_cast<int64_t>(weights[i]);
+    if (w == 0) continue;
+    const double v = values[i] * scale;
+    if (v < 0) clamped_ += w;
+    const double x = Clamp(v);
+    const size_t idx = IndexOfScaled(x);
+    if (idx >= counts_.size()) EnsureCovers(ValueFromIndex(idx));
+    counts_[idx] += w;
+    // w copies of one value: their mean is x and their squared deviations sum to 0.
+    AddBlockStats(w, x * static_cast<double>(w), 0, 0, x, x);
+  }
+  return n;
+}
+
 size_t HdrHistogram::RecordBatch(const double* v, size_t n, double scale) { return RecordBatchImpl(v, n, scale); }
 size_t HdrHistogram::RecordBatch(const int64_t* v, size_t n, double scale) { return RecordBatchImpl(v, n, scale); }
 

@@ -73,6 +73,10 @@ class HdrHistogram {
   // the index of the first refused value (nothing is then recorded).
   size_t RecordBatch(const double* values, size_t n, double scale);
   size_t RecordBatch(const int64_t* values, size_t n, double scale);
+  // Records values[i] times `scale`, weights[i] times each (a whole number in
+  // [0, 2^53]; the statistics count it weights[i] times), all or nothing.
+  // Returns n, or the index of the first refused value or weight.
+  size_t RecordWeighted(const double* values, const double* weights, size_t n, double scale);
 
   // HdrHistogram's value at percentile p in [0, 100]: the highest value
   // equivalent to the bucket holding the value of rank max(1, ceil(p/100 · count))

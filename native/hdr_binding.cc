@@ -49,6 +49,7 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
         {
             InstanceMethod<&HistogramWrap::RecordOne>("record"),
             InstanceMethod<&HistogramWrap::RecordValues>("recordValues"),
+            InstanceMethod<&HistogramWrap::RecordWeightedValues>("recordWeighted"),
             InstanceMethod<&HistogramWrap::Percentile>("valueAtPercentile"),
             InstanceMethod<&HistogramWrap::Percentiles>("valuesAtPercentiles"),
             InstanceMethod<&HistogramWrap::ModeOf>("mode"),
@@ -112,6 +113,25 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     if (done != n) {
       ThrowType(env, "Histogram.recordValues: values[" + std::to_string(done) +
                          "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
+    }
+  }
+
+  void RecordWeightedValues(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const auto isF64 = [&](size_t i) {
+      return info.Length() > i && info[i].IsTypedArray() && info[i].As<Napi::TypedArray>().TypedArrayType() == napi_float64_array;
+    };
+    if (!isF64(0) || !isF64(1)) ThrowType(env, "Histogram.recordWeighted: values and weights must be Float64Arrays");
+    const double scale = ScaleArg(info, 2);
+    Napi::Float64Array values = info[0].As<Napi::Float64Array>();
+    Napi::Float64Array weights = info[1].As<Napi::Float64Array>();
+    const size_t n = values.ElementLength();
+    if (weights.ElementLength() != n) ThrowType(env, "Histogram.recordWeighted: values and weights must have the same length");
+    if (n == 0 || values.Data() == nullptr || weights.Data() == nullptr) return;
+    const size_t done = h_.RecordWeighted(values.Data(), weights.Data(), n, scale);
+    if (done != n) {
+      ThrowType(env, "Histogram.recordWeighted: entry " + std::to_string(done) +
+                         " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
     }
   }
 

@@ -185,6 +185,8 @@ export interface NativeHistogram {
   record(value: number, scale?: number): void;
   /** Records every value times `scale`, all or nothing (a refused value throws and records none). */
   recordValues(values: Float64Array | BigInt64Array, scale?: number): void;
+  /** Records values[i] times `scale`, weights[i] times each (whole numbers 0 to 2^53), all or nothing. */
+  recordWeighted(values: Float64Array, weights: Float64Array, scale?: number): void;
   /** HdrHistogram's value at percentile p ∈ [0, 100], clamped to [min, max]; 0 when empty. */
   valueAtPercentile(p: number): number;
   /** Many percentiles in one walk over the counts. */

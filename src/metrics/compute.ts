@@ -139,15 +139,19 @@ function runInput(
   const defs = new Map(registry.recordMetrics().map((d) => [d.tag, d]));
   const errorOnly = new Set(registry.recordMetrics().filter((d) => (d.flags & MetricFlag.ERROR_ONLY) !== 0).map((d) => d.tag));
   const histograms = new Map<string, MetricHistogram>();
+  let current: ProcessedRecord | null = null;
   const record = (tag: string, value: MetricValue): void => {
     let h = histograms.get(tag);
+    const def = defs.get(tag);
     if (!h) {
-      const def = defs.get(tag);
       if (!def) return;
       h = new MetricHistogram(def.unit, { significantDigits });
       histograms.set(tag, h);
     }
-    if (typeof value === 'number') h.add(value);
+    // A weighted declaration (a convention's token weighting) counts the value that many times.
+    const w = def?.weight && typeof value === 'number' && current ? def.weight(current.metrics) : undefined;
+    if (w !== undefined && Number.isInteger(w) && w >= 0) h.addWeighted(value as number, w);
+    else if (typeof value === 'number') h.add(value);
     else for (const v of value) h.add(v);
   };
   let succeeded = 0;
@@ -167,6 +171,7 @@ function runInput(
     if (maxEnd === null || r.raw.end_ns > maxEnd) maxEnd = r.raw.end_ns;
     if (status === 'error') errored++;
     else succeeded++;
+    current = r;
     forEachRecordValue(r, errorOnly, record);
   }
   const distributions = new RecordValueLists(profiling, [...defs.keys()], errorOnly);

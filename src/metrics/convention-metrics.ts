@@ -2,14 +2,25 @@
 // substitute them for the defaults (AIPerf's). Same tags, units and console places as the metrics
 // they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
 // evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
-import type { MetricRecord, ProcessedRecord } from '../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
+import { timePerOutputToken } from './guidellm.js';
 import { diffNs, perSecond, runNumber, scalar, sumOf } from './helpers.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from './types.js';
 
 const STREAMING_TOKENS = MetricFlag.STREAMING_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
 const TOKENS_BETTER = MetricFlag.PRODUCES_TOKENS_ONLY | MetricFlag.LARGER_IS_BETTER;
 
-/** GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not the response end. */
+/** Output tokens minus `less`, as a token weight; undefined without a count. */
+function tokensLess(v: ReadonlyMap<string, MetricValue>, less: number): number | undefined {
+  const osl = v.get('output_sequence_length');
+  return typeof osl === 'number' ? Math.max(0, osl - less) : undefined;
+}
+
+/**
+ * GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not
+ * the response end. Its distribution weighs each request by its OSL − 1 tokens, so the mean is the
+ * total decode span over the total tokens after the first, and the count the token exposure.
+ */
 export const guidellmInterTokenLatency: RecordMetricDef = {
   kind: 'record',
   tag: 'inter_token_latency',
@@ -24,7 +35,11 @@ export const guidellmInterTokenLatency: RecordMetricDef = {
     if (osl < 2 || r.token_ns.length === 0) return undefined;
     return diffNs(r.token_ns[r.token_ns.length - 1], r.token_ns[0]) / (osl - 1);
   },
+  weight: (v) => tokensLess(v, 1),
 };
+
+/** GuideLLM's TPOT (the default declaration), its distribution weighed by each request's output tokens. */
+export const guidellmTimePerOutputToken: RecordMetricDef = { ...timePerOutputToken, weight: (v) => tokensLess(v, 0) };
 
 /** EvalScope: the first SSE event whose `choices` is non-empty, even a role-only one (first_chunk_latency). */
 export const evalscopeTimeToFirstToken: RecordMetricDef = {

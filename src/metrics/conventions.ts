@@ -39,8 +39,9 @@ export const CONVENTIONS: Readonly<Record<ConventionName, Convention>> = {
   guidellm: {
     name: 'guidellm',
     title: 'GuideLLM',
-    // TTFT (first token of any kind) and TPOT (the default declaration) are GuideLLM's already.
-    overrides: [c.guidellmInterTokenLatency],
+    // TTFT (first token of any kind) is GuideLLM's already; TPOT's definition too, but GuideLLM
+    // weighs the ITL and TPOT distributions by tokens.
+    overrides: [c.guidellmInterTokenLatency, c.guidellmTimePerOutputToken],
     additions: [],
     undefinedTags: [],
   },

@@ -56,6 +56,10 @@ export function checkSignificantDigits(digits: unknown, what = 'significant digi
 class Recorder {
   private readonly stage = new Float64Array(STAGE);
   private staged = 0;
+  // Weighted values (addWeighted), allocated on first use.
+  private wValues: Float64Array | null = null;
+  private wWeights: Float64Array | null = null;
+  private wStaged = 0;
 
   constructor(
     private readonly h: NativeHistogram,
@@ -67,6 +71,14 @@ class Recorder {
     if (this.staged === STAGE) this.flush();
   }
 
+  addWeighted(value: number, weight: number): void {
+    this.wValues ??= new Float64Array(STAGE);
+    this.wWeights ??= new Float64Array(STAGE);
+    this.wValues[this.wStaged] = value;
+    this.wWeights[this.wStaged++] = weight;
+    if (this.wStaged === STAGE) this.flush();
+  }
+
   /** The native histogram with every staged value recorded. */
   get native(): NativeHistogram {
     this.flush();
@@ -75,14 +87,21 @@ class Recorder {
 
   reset(): void {
     this.staged = 0;
+    this.wStaged = 0;
     this.h.reset();
   }
 
   private flush(): void {
-    if (this.staged === 0) return;
-    const n = this.staged;
-    this.staged = 0;
-    this.h.recordValues(this.stage.subarray(0, n), this.scale);
+    if (this.staged > 0) {
+      const n = this.staged;
+      this.staged = 0;
+      this.h.recordValues(this.stage.subarray(0, n), this.scale);
+    }
+    if (this.wStaged > 0) {
+      const n = this.wStaged;
+      this.wStaged = 0;
+      this.h.recordWeighted(this.wValues!.subarray(0, n), this.wWeights!.subarray(0, n), this.scale);
+    }
   }
 }
 
@@ -127,6 +146,21 @@ export class MetricHistogram {
     }
     if (value >= 0) this.pos.add(value);
     else this.negative().add(-value);
+  }
+
+  /**
+   * Records one value (any sign) standing for `weight` observations (a whole number ≥ 0): the
+   * count, mean, std and percentiles weigh it that many times (GuideLLM's token weighting).
+   */
+  addWeighted(value: number, weight: number): void {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new InvalidArgumentError(`histogram value: expected a finite number, got ${String(value)}`);
+    }
+    if (!Number.isInteger(weight) || weight < 0 || weight > Number.MAX_SAFE_INTEGER) {
+      throw new InvalidArgumentError(`histogram weight: expected a whole number ≥ 0, got ${String(weight)}`);
+    }
+    if (value >= 0) this.pos.addWeighted(value, weight);
+    else this.negative().addWeighted(-value, weight);
   }
 
   /**

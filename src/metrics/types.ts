@@ -107,6 +107,11 @@ export interface RecordMetricDef extends MetricBase {
   kind: 'record';
   /** Return undefined when the metric cannot be computed for this record ("no value", never 0). */
   compute(record: MetricRecord, values: ReadonlyMap<string, MetricValue>): MetricValue | undefined;
+  /**
+   * How many observations the record's (scalar) value stands for in the distribution, from the
+   * record's metric values (GuideLLM weighs ITL and TPOT by tokens); absent or undefined: 1.
+   */
+  weight?(values: ReadonlyMap<string, MetricValue>): number | undefined;
 }
 
 /** Run-level inputs for aggregate and derived metrics. */

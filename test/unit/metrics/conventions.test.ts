@@ -129,6 +129,33 @@ describe('run-level definitions', () => {
   });
 });
 
+describe('GuideLLM weighs ITL and TPOT by tokens', () => {
+  // Decode spans 10 ms over 3 tokens (ITL 5 ms, 2 gaps) and 90 ms over 10 tokens (ITL 10 ms, 9 gaps).
+  const recs = [
+    processed({ start, tokens: [10, 15, 20], end: 25, output: 3 }, { index: 0 }),
+    processed({ start, tokens: [10, ...Array.from({ length: 9 }, (_, i) => 20 + 10 * i)], end: 105, output: 10 }, { index: 1 }),
+  ];
+  it('the mean is the total span over the total tokens after the first, the count the token exposure', () => {
+    // Records carry the metrics of the convention they were processed under.
+    const asGuidellm = recs.map((r) => ({ ...r, metrics: computeRecordMetrics(r.metric_input, registryFor('guidellm')) }));
+    const g = summarize(asGuidellm, { metricOptions: { convention: 'guidellm' } });
+    const itl = findMetric(g, 'inter_token_latency')!;
+    expect(itl.kind === 'distribution' && itl.stats.count).toBe(2 + 9);
+    expect(itl.stats.avg).toBeCloseTo(((10 + 90) / 11) * MS, 0);
+    const tpot = findMetric(g, 'time_per_output_token')!;
+    expect(tpot.kind === 'distribution' && tpot.stats.count).toBe(3 + 10);
+    expect(tpot.stats.avg).toBeCloseTo(((20 + 100) / 13) * MS, 0);
+  });
+  it('AIPerf keeps one observation per request', () => {
+    const a = summarize(recs);
+    const itl = findMetric(a, 'inter_token_latency')!;
+    expect(itl.kind === 'distribution' && itl.stats.count).toBe(2);
+    const tpot = findMetric(a, 'time_per_output_token')!;
+    expect(tpot.kind === 'distribution' && tpot.stats.count).toBe(2);
+    expect(tpot.stats.avg).toBeCloseTo(((20 / 3 + 100 / 10) / 2) * MS, 0);
+  });
+});
+
 describe('--convention all', () => {
   // Records with a role-only chunk 15 ms ahead of the first token.
   const recs: ProcessedRecord[] = [0, 1, 2].map((i) => {

@@ -128,3 +128,33 @@ describe('in the summary and profile_export.json', () => {
     expect(b[1] - b[0]).toBeGreaterThan(a[1] - a[0]);
   });
 });
+
+describe('weighted values (GuideLLM token weighting)', () => {
+  it('count, mean, std, sum and percentiles weigh each value by its count', () => {
+    const h = new MetricHistogram('tokens');
+    h.addWeighted(10, 3); // 10 10 10
+    h.addWeighted(20, 1); // 20
+    h.addWeighted(99, 0); // nothing
+    const s = histogramStats(h)!;
+    expect(s.count).toBe(4);
+    expect(s.sum).toBe(50);
+    expect(s.avg).toBe(12.5);
+    expect(s.std).toBeCloseTo(Math.sqrt((3 * 2.5 ** 2 + 7.5 ** 2) / 4), 12);
+    expect(s.p50).toBe(10);
+    expect(s.p75).toBe(10);
+    expect(s.p99).toBe(20);
+    expect(s.max).toBe(20);
+    expect(s.mode).toBe(10);
+  });
+  it('mixes with unweighted values and takes negative ones', () => {
+    const h = new MetricHistogram('tokens');
+    h.add(1);
+    h.addWeighted(-2, 2);
+    expect(histogramStats(h)).toMatchObject({ count: 3, sum: -3, min: -2, max: 1 });
+  });
+  it('refuses a fractional or negative weight', () => {
+    const h = new MetricHistogram('tokens');
+    expect(() => h.addWeighted(1, 1.5)).toThrow(/weight/);
+    expect(() => h.addWeighted(1, -1)).toThrow(/weight/);
+  });
+});
