@@ -16,6 +16,7 @@ import { httpTraceRecordMetrics } from '../../../src/metrics/http-trace.js';
 import { effectiveLatency, effectiveTimeWeightedMetrics } from '../../../src/metrics/effective.js';
 import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../src/metrics/scheduling.js';
 import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../src/metrics/guidellm.js';
+import { amdEnergyMetrics, nvidiaEnergyMetrics } from '../../../src/metrics/energy.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../src/metrics/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -100,6 +101,8 @@ describe('default catalogue', () => {
       ...schedulingRunMetrics,
       ...guidellmRecordMetrics,
       ...guidellmRunMetrics,
+      ...nvidiaEnergyMetrics,
+      ...amdEnergyMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -210,6 +213,31 @@ describe('default catalogue', () => {
         'turn_scheduling_delay',
         'slo_attainment',
         'request_goodput',
+        // GPU power efficiency, one set per vendor (issue 6).
+        'nvidia_total_gpu_power',
+        'nvidia_total_gpu_energy',
+        'nvidia_average_gpu_power',
+        'nvidia_output_tokens_per_joule',
+        'nvidia_energy_per_output_token',
+        'nvidia_energy_per_total_token',
+        'nvidia_energy_per_request',
+        'nvidia_energy_per_user',
+        'nvidia_performance_per_watt',
+        'nvidia_output_tps_per_watt',
+        'nvidia_goodput_per_watt',
+        'nvidia_energy_delay_product',
+        'amd_total_gpu_power',
+        'amd_total_gpu_energy',
+        'amd_average_gpu_power',
+        'amd_output_tokens_per_joule',
+        'amd_energy_per_output_token',
+        'amd_energy_per_total_token',
+        'amd_energy_per_request',
+        'amd_energy_per_user',
+        'amd_performance_per_watt',
+        'amd_output_tps_per_watt',
+        'amd_goodput_per_watt',
+        'amd_energy_delay_product',
       ]),
     );
   });
