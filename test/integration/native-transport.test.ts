@@ -53,18 +53,19 @@ describe('native and undici transports on the same mock (TTFT 40 ms, ITL 8 ms)',
     // machine up to a few ms), while the engine stamps at recv() time. So undici's is the higher one.
     const n = runs.native.json.metrics;
     const u = runs.undici.json.metrics;
-    expect(Math.abs(n.time_to_first_token.p50 - u.time_to_first_token.p50)).toBeLessThan(5);
-    expect(Math.abs(n.time_to_first_token.p90 - u.time_to_first_token.p90)).toBeLessThan(8);
-    expect(n.time_to_first_token.p50).toBeLessThan(u.time_to_first_token.p50 + 0.5);
-    expect(Math.abs(n.inter_token_latency.p50 - u.inter_token_latency.p50)).toBeLessThan(0.5);
+    const seen = JSON.stringify({ ttft: [n.time_to_first_token, u.time_to_first_token], itl: [n.inter_token_latency.p50, u.inter_token_latency.p50] });
+    expect(Math.abs(n.time_to_first_token.p50 - u.time_to_first_token.p50), seen).toBeLessThan(5);
+    expect(Math.abs(n.time_to_first_token.p90 - u.time_to_first_token.p90), seen).toBeLessThan(8);
+    expect(n.time_to_first_token.p50, seen).toBeLessThan(u.time_to_first_token.p50 + 0.5);
+    expect(Math.abs(n.inter_token_latency.p50 - u.inter_token_latency.p50), seen).toBeLessThan(0.5);
     expect(n.output_sequence_length).toEqual(u.output_sequence_length);
     expect(n.output_sequence_length.avg).toBe(24);
     // And both are near what the mock was told to do.
     for (const m of [n, u]) {
-      expect(m.time_to_first_token.p50).toBeGreaterThan(39.5);
-      expect(m.time_to_first_token.p50).toBeLessThan(46);
-      expect(m.inter_token_latency.p50).toBeGreaterThan(7.7);
-      expect(m.inter_token_latency.p50).toBeLessThan(8.8);
+      expect(m.time_to_first_token.p50, seen).toBeGreaterThan(39.5);
+      expect(m.time_to_first_token.p50, seen).toBeLessThan(46);
+      expect(m.inter_token_latency.p50, seen).toBeGreaterThan(7.7);
+      expect(m.inter_token_latency.p50, seen).toBeLessThan(8.8);
     }
   });
 
@@ -91,8 +92,8 @@ describe('native transport against faulty servers: error records, and the run go
         };
         const native = await types('native');
         const undici = await types('undici');
-        expect(native.filter((t) => t !== 'ok')).toHaveLength(3);
-        expect(native).toEqual(undici);
+        expect(native.filter((t) => t !== 'ok'), JSON.stringify({ native, undici })).toHaveLength(3);
+        expect(native, JSON.stringify({ native, undici })).toEqual(undici);
       } finally {
         await mock.stop();
       }
