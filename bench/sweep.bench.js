@@ -87,7 +87,7 @@ export async function run(ctx) {
   );
   const columns = 5 * 8 * large;
   notes.push(
-    `input columns at ${si(large)}: ${si(columns, 'B')} (5 Float64Arrays); the addon allocates ~92 B per request more ` +
+    `input columns at ${si(large)}: ${si(columns, 'B')} (5 Float64Arrays); the addon maps ~80 B per request more ` +
       `while it runs; peak RSS of this process: ${si(process.resourceUsage().maxRSS * 1024, 'B')}`,
   );
   return {
