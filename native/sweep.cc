@@ -16,6 +16,13 @@ using namespace sweepline;
 
 namespace {
 
+// The accumulator runs once per step of the sweep: inlined into its loop.
+#if defined(__GNUC__)
+#define SB_SWEEP_INLINE inline __attribute__((always_inline))
+#else
+#define SB_SWEEP_INLINE inline
+#endif
+
 constexpr double kNsPerS = 1e9;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Integers below this are exact doubles, and so are their differences.
@@ -29,7 +36,6 @@ constexpr size_t kParallelMin = size_t{1} << 16;
 // Active view is its row's histogram with the zero bucket replaced by the zero time inside the mask.
 constexpr int kIntRows = 3;
 constexpr int kRealRows = 6;
-constexpr int kRows = kIntRows + kRealRows;
 enum Mask : int { kNoMask = -1, kDecodeMask = 0, kPrefillMask = 1, kTotalMask = 2 };
 struct View {
   int row;
@@ -55,15 +61,16 @@ constexpr double kQuantiles[4] = {0.50, 0.90, 0.95, 0.99};
 constexpr int kStatOfQuantile[4] = {kStatP50, kStatP90, kStatP95, kStatP99};
 
 // Per-thread accumulation over segments: integrals, maxima, mask times, histograms.
+// The concurrencies' histograms also give, at the end, their integrals and maxima and the time
+// each phase was active (everything but the time at 0), so per step they cost one add each.
 struct Accum {
   std::vector<double> conc[kIntRows];  // duration by integer value
   SparseHist hist[kRealRows];
-  double sum[kRows] = {};
-  double max[kRows] = {};
-  double mask_dur[3] = {};  // decode / prefill / any request in flight
+  double sum[kRealRows] = {};
+  double max[kRealRows] = {};
   size_t segments = 0;
 
-  void operator()(const Seg& s) {
+  SB_SWEEP_INLINE void operator()(const Seg& s) {
     ++segments;
     const double d = s.dur;
     AddInt(0, s.c, d);
@@ -75,9 +82,6 @@ struct Accum {
     AddReal(3, s.dc > 0 ? s.dt / static_cast<double>(s.dc) : 0.0, d);
     AddReal(4, s.pc > 0 ? s.pt / static_cast<double>(s.pc) : 0.0, d);
     AddReal(5, s.tif, d);
-    mask_dur[kDecodeMask] += s.dc > 0 ? d : 0.0;
-    mask_dur[kPrefillMask] += s.pc > 0 ? d : 0.0;
-    mask_dur[kTotalMask] += s.c > 0 ? d : 0.0;
   }
 
   // Rows are passed as constants (written out above rather than looped over) so that each
@@ -87,15 +91,35 @@ struct Accum {
     const size_t k = static_cast<size_t>(value);
     if (k >= h.size()) h.resize(std::max<size_t>(k + 1, 2 * h.size()), 0.0);
     h[k] += d;
-    const double v = static_cast<double>(value);
-    sum[r] += v * d;
-    max[r] = std::max(max[r], v);
   }
 
   void AddReal(int r, double v, double d) {
     hist[r].Add(v, d);
-    sum[kIntRows + r] += v * d;
-    max[kIntRows + r] = std::max(max[kIntRows + r], v);
+    sum[r] += v * d;
+    max[r] = std::max(max[r], v);
+  }
+
+  // Integral and maximum of row r over the steps.
+  double Sum(int r) const {
+    if (r >= kIntRows) return sum[r - kIntRows];
+    double total = 0;
+    for (size_t k = 1; k < conc[r].size(); ++k) total += static_cast<double>(k) * conc[r][k];
+    return total;
+  }
+  double Max(int r) const {
+    if (r >= kIntRows) return max[r - kIntRows];
+    size_t top = 0;
+    for (size_t k = 0; k < conc[r].size(); ++k) {
+      if (conc[r][k] > 0) top = k;
+    }
+    return static_cast<double>(top);
+  }
+  // Time with at least one request in flight in the mask's phase.
+  double MaskTime(int mask) const {
+    const std::vector<double>& h = conc[mask == kDecodeMask ? 1 : mask == kPrefillMask ? 2 : 0];
+    double total = 0;
+    for (size_t k = 1; k < h.size(); ++k) total += h[k];
+    return total;
   }
 
   void Merge(const Accum& o) {
@@ -104,11 +128,10 @@ struct Accum {
       for (size_t i = 0; i < o.conc[r].size(); ++i) conc[r][i] += o.conc[r][i];
     }
     for (int r = 0; r < kRealRows; ++r) hist[r].Merge(o.hist[r]);
-    for (int r = 0; r < kRows; ++r) {
+    for (int r = 0; r < kRealRows; ++r) {
       sum[r] += o.sum[r];
       max[r] = std::max(max[r], o.max[r]);
     }
-    for (int m = 0; m < 3; ++m) mask_dur[m] += o.mask_dur[m];
     segments += o.segments;
   }
 };
@@ -324,13 +347,13 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
   out[kHeadWindow] = window;
   for (int view = 0; view < kSweepRows; ++view) {
     const View& vw = kViews[view];
-    const double weight = vw.mask == kNoMask ? window : a.mask_dur[vw.mask];
+    const double weight = vw.mask == kNoMask ? window : a.MaskTime(vw.mask);
     double* o = out + kSweepHeadLen + static_cast<size_t>(view) * kSweepStats;
     o[kStatWeight] = weight;
     if (!(weight > 0) || a.segments == 0) continue;
-    o[kStatAvg] = a.sum[vw.row] / weight;
+    o[kStatAvg] = a.Sum(vw.row) / weight;
     // Values are >= 0 and 0 outside the mask, so the maximum inside the mask is the overall one.
-    o[kStatMax] = a.max[vw.row];
+    o[kStatMax] = a.Max(vw.row);
     if (vw.row < kIntRows) {
       const std::vector<double>& h = a.conc[vw.row];
       Percentiles(
