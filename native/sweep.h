@@ -13,9 +13,10 @@
 // keeps the smallest value of each bucket, so a percentile is exact when its
 // bucket holds one value and at most 2^-12 (0.025 %) below it otherwise.
 //
-// Cost: O(n) plus a radix sort of the ~3n event times. With two threads the
-// prep is split by request, the three sorts by stream, and the sweep by time
-// (at a sampled median event time, from the state there).
+// Cost: O(n) plus a radix sort of the ~3n event times, and ~80 bytes of
+// scratch per request. With two threads the prep is split by request, each
+// of the three sorts by halves, and the sweep by time (at a sampled median
+// event time, from the state there).
 //
 // The core (RunSweep: sweep.cc, with sweep_sort.* for the event streams,
 // sweep_walk.h for the walk and sweep_hist.h for the histograms) is plain C++
