@@ -11,7 +11,7 @@ import { oslMismatchWarning } from '../metrics/osl-mismatch.js';
 import type { MetricsSummary } from '../metrics/summary.js';
 import type { ProcessorOptions } from '../records/process.js';
 import { warn } from '../warnings.js';
-import { NetworkCalibration } from './network-calibration.js';
+import { NetworkCalibration } from '../transport/network-calibration.js';
 
 export class CatalogueRun {
   private readonly network: NetworkCalibration;

@@ -3,7 +3,7 @@
 // network_latency.jsonl. Yields the RTT the summary subtracts, or null (no adjustment).
 import path from 'node:path';
 import type { NetworkLatencySettings } from '../config/types.js';
-import { RttProber, type ProbeSummary } from '../transport/rtt-probe.js';
+import { RttProber, type ProbeSummary } from './rtt-probe.js';
 import { warn } from '../warnings.js';
 
 export const NETWORK_LATENCY_JSONL = 'network_latency.jsonl';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NETWORK_LATENCY_JSONL, NetworkCalibration } from '../../../src/cli/network-calibration.js';
+import { NETWORK_LATENCY_JSONL, NetworkCalibration } from '../../../src/transport/network-calibration.js';
 import { resetWarnings, setWarningSink } from '../../../src/warnings.js';
 
 let warnings: string[] = [];
