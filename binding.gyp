@@ -24,6 +24,7 @@
         "native/mockserver_format.cc",
         "native/mockserver_binding.cc",
         "native/power.cc",
+        "native/telemetry_backend.cc",
         "native/telemetry_nvml.cc",
         "native/telemetry_amdsmi.cc"
       ],

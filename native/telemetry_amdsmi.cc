@@ -15,8 +15,6 @@
 // Struct layouts have changed between ROCm releases, so every struct is read from a zeroed buffer
 // larger than any published layout, and only fields whose offset is the same in all of them are
 // read (activity, clock), or read with a layout check (power, see PowerWatts).
-#include <dlfcn.h>
-
 #include <cmath>
 #include <cstring>
 
@@ -55,11 +53,6 @@ struct Api {
   amdsmi_status_t (*clock)(handle_t, int, void*);
 };
 
-template <typename F>
-void Sym(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-}
-
 // Socket power in watts from an amdsmi_power_info_t buffer. ROCm 6.3+ starts the struct with
 // `uint64_t socket_power` (W); ROCm 6.1/6.2 with `uint32_t current_socket_power,
 // average_socket_power`; 6.0 with `uint32_t average_socket_power, gfx_voltage`. Read as one
@@ -81,16 +74,10 @@ struct Device {
   int temp_sensor = TEMPERATURE_TYPE_JUNCTION;
 };
 
-class AmdSmiBackend : public GpuBackend {
+class AmdSmiBackend : public LibraryBackend<Api, Device> {
  public:
-  AmdSmiBackend(void* lib, const Api& api, std::vector<Device> devices) : lib_(lib), api_(api), devices_(std::move(devices)) {}
-  ~AmdSmiBackend() override {
-    api_.shutdown();
-    dlclose(lib_);
-  }
+  using LibraryBackend::LibraryBackend;
   const char* vendor() const override { return "amd"; }
-  size_t device_count() const override { return devices_.size(); }
-  bool has_energy(size_t i) const override { return devices_[i].energy; }
 
   ReadOutcome Read(size_t i, GpuReading* r, int64_t* t_ns, std::string* error) override {
     Device& d = devices_[i];
@@ -100,21 +87,19 @@ class AmdSmiBackend : public GpuBackend {
     if (d.energy) {
       uint64_t acc = 0, ts = 0;
       float res = 0;
-      const int64_t t0 = MonoNs();
-      amdsmi_status_t rc = api_.energy(d.handle, &acc, &res, &ts);
-      const int64_t t1 = MonoNs();
-      *t_ns = t0 + (t1 - t0) / 2;
+      bool in_time = false;
+      amdsmi_status_t rc = TimedCall([&] { return api_.energy(d.handle, &acc, &res, &ts); }, t_ns, &in_time);
       // energy (uJ) = accumulator x resolution (uJ per count)
-      if (rc == AMDSMI_STATUS_SUCCESS && t1 - t0 <= kMaxCounterReadNs) {
+      if (rc == AMDSMI_STATUS_SUCCESS && in_time) {
         r->energy_mj = static_cast<double>(acc) * static_cast<double>(res) / 1e3;
       } else if (rc == AMDSMI_STATUS_NOT_SUPPORTED) d.energy = false;
       else if (rc == AMDSMI_STATUS_NOT_FOUND) return Lost(rc, error);
     }
     alignas(8) unsigned char buf[kStructBuf];
     std::memset(buf, 0, sizeof buf);
-    const int64_t p0 = MonoNs();
-    amdsmi_status_t rc = api_.power(d.handle, buf);
-    if (*t_ns == 0) *t_ns = p0 + (MonoNs() - p0) / 2;
+    int64_t t_power = 0;
+    amdsmi_status_t rc = TimedCall([&] { return api_.power(d.handle, buf); }, &t_power);
+    if (*t_ns == 0) *t_ns = t_power;
     if (rc == AMDSMI_STATUS_SUCCESS) r->power_mw = PowerWatts(buf) * 1000.0;
     else if (rc == AMDSMI_STATUS_NOT_FOUND) return Lost(rc, error);
     else if (rc != AMDSMI_STATUS_NOT_SUPPORTED) *error = "amdsmi_get_power_info failed: status " + std::to_string(rc);
@@ -167,22 +152,13 @@ class AmdSmiBackend : public GpuBackend {
     *error = "AMD SMI status " + std::to_string(rc) + " (device not found)";
     return ReadOutcome::kLost;
   }
-
-  void* lib_;
-  Api api_;
-  std::vector<Device> devices_;
 };
 
 }  // namespace
 
 std::unique_ptr<GpuBackend> OpenAmdSmi(const std::vector<std::string>& candidates, LibStatus* status) {
-  std::string err;
-  void* lib = OpenLibrary(candidates, &status->path, &err);
-  if (!lib) {
-    status->state = "not_found";
-    status->message = err;
-    return nullptr;
-  }
+  void* lib = OpenLibraryOrReport(candidates, status);
+  if (!lib) return nullptr;
   Api api{};
   Sym(lib, "amdsmi_init", &api.init);
   Sym(lib, "amdsmi_shut_down", &api.shutdown);
@@ -196,17 +172,11 @@ std::unique_ptr<GpuBackend> OpenAmdSmi(const std::vector<std::string>& candidate
   Sym(lib, "amdsmi_get_temp_metric", &api.temperature);
   Sym(lib, "amdsmi_get_clock_info", &api.clock);
   if (!api.init || !api.shutdown || !api.sockets || !api.processors || !api.power) {
-    status->state = "invalid";
-    status->message = "not an AMD SMI library (amdsmi_init, amdsmi_get_power_info, ... missing)";
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "invalid", "not an AMD SMI library (amdsmi_init, amdsmi_get_power_info, ... missing)", lib);
   }
   amdsmi_status_t rc = api.init(AMDSMI_INIT_AMD_GPUS);
   if (rc != AMDSMI_STATUS_SUCCESS) {
-    status->state = "init_failed";
-    status->message = "amdsmi_init failed: status " + std::to_string(rc);
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "init_failed", "amdsmi_init failed: status " + std::to_string(rc), lib);
   }
   std::vector<Device> devices;
   uint32_t nsock = 0;
@@ -236,19 +206,15 @@ std::unique_ptr<GpuBackend> OpenAmdSmi(const std::vector<std::string>& candidate
     }
   }
   if (devices.empty()) {
-    status->state = "no_devices";
-    status->message = "AMD SMI reports no GPU";
     api.shutdown();
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "no_devices", "AMD SMI reports no GPU", lib);
   }
   for (Device& d : devices) {
     uint64_t acc = 0, ts = 0;
     float res = 0;
     if (d.energy && api.energy(d.handle, &acc, &res, &ts) == AMDSMI_STATUS_NOT_SUPPORTED) d.energy = false;
   }
-  status->state = "ok";
-  status->message.clear();
+  ReportOpened(status);
   return std::make_unique<AmdSmiBackend>(lib, api, std::move(devices));
 }
 

@@ -68,7 +68,53 @@ class GpuBackend {
 std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates, LibStatus* status);
 std::unique_ptr<GpuBackend> OpenAmdSmi(const std::vector<std::string>& candidates, LibStatus* status);
 
+// --- Shared by the vendor backends (telemetry_backend.cc); vendor files keep only vendor calls.
+
 // dlopen helper shared by both backends: RTLD_NOW | RTLD_LOCAL; null and `error` on failure.
 void* OpenLibrary(const std::vector<std::string>& candidates, std::string* loaded, std::string* error);
+// OpenLibrary that reports "not_found" in `status` on failure.
+void* OpenLibraryOrReport(const std::vector<std::string>& candidates, LibStatus* status);
+void CloseLibrary(void* lib);
+void* LibrarySymbol(void* lib, const char* name);
+
+template <typename F>
+void Sym(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(LibrarySymbol(lib, name));
+}
+
+// Fills `status` with a failed open and closes `lib`; returns null for the Open* caller to return.
+std::nullptr_t FailOpen(LibStatus* status, const char* state, std::string message, void* lib);
+void ReportOpened(LibStatus* status);
+
+// Runs `call`, stamping the CLOCK_MONOTONIC midpoint of the call into *t_ns; *in_time says whether
+// it returned within kMaxCounterReadNs. Returns what `call` returned.
+template <typename Call>
+auto TimedCall(Call&& call, int64_t* t_ns, bool* in_time = nullptr) {
+  const int64_t t0 = MonoNs();
+  auto rc = call();
+  const int64_t t1 = MonoNs();
+  *t_ns = t0 + (t1 - t0) / 2;
+  if (in_time) *in_time = t1 - t0 <= kMaxCounterReadNs;
+  return rc;
+}
+
+// The part of a backend that does not depend on the vendor: owns the library and its per-device
+// state, and shuts the library down when destroyed. `Api` needs a `shutdown()` pointer.
+template <typename Api, typename Device>
+class LibraryBackend : public GpuBackend {
+ public:
+  LibraryBackend(void* lib, const Api& api, std::vector<Device> devices) : lib_(lib), api_(api), devices_(std::move(devices)) {}
+  ~LibraryBackend() override {
+    api_.shutdown();
+    CloseLibrary(lib_);
+  }
+  size_t device_count() const override { return devices_.size(); }
+  bool has_energy(size_t i) const override { return devices_[i].energy; }
+
+ protected:
+  void* lib_;
+  Api api_;
+  std::vector<Device> devices_;
+};
 
 }  // namespace servebench

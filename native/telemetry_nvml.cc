@@ -7,8 +7,6 @@
 //   nvmlDeviceGetMemoryInfo(nvmlDevice_t, nvmlMemory_t*)
 //   nvmlDeviceGetTemperature(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int*)
 //   nvmlDeviceGetClockInfo(nvmlDevice_t, nvmlClockType_t, unsigned int*)
-#include <dlfcn.h>
-
 #include <cmath>
 
 #include "telemetry_backend.h"
@@ -48,27 +46,16 @@ struct Api {
   nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned int*);
 };
 
-template <typename F>
-void Sym(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-}
-
 struct Device {
   nvmlDevice_t handle;
   bool energy = true;  // cleared for good when the counter is not supported
   bool util = true, memory = true, temperature = true, clock = true;
 };
 
-class NvmlBackend : public GpuBackend {
+class NvmlBackend : public LibraryBackend<Api, Device> {
  public:
-  NvmlBackend(void* lib, const Api& api, std::vector<Device> devices) : lib_(lib), api_(api), devices_(std::move(devices)) {}
-  ~NvmlBackend() override {
-    api_.shutdown();
-    dlclose(lib_);
-  }
+  using LibraryBackend::LibraryBackend;
   const char* vendor() const override { return "nvidia"; }
-  size_t device_count() const override { return devices_.size(); }
-  bool has_energy(size_t i) const override { return devices_[i].energy; }
 
   ReadOutcome Read(size_t i, GpuReading* r, int64_t* t_ns, std::string* error) override {
     Device& d = devices_[i];
@@ -82,18 +69,16 @@ class NvmlBackend : public GpuBackend {
     *t_ns = 0;
     if (d.energy) {
       unsigned long long mj = 0;
-      const int64_t t0 = MonoNs();
-      nvmlReturn_t rc = api_.energy(d.handle, &mj);
-      const int64_t t1 = MonoNs();
-      *t_ns = t0 + (t1 - t0) / 2;
-      if (rc == NVML_SUCCESS && t1 - t0 <= kMaxCounterReadNs) r->energy_mj = static_cast<double>(mj);
+      bool in_time = false;
+      nvmlReturn_t rc = TimedCall([&] { return api_.energy(d.handle, &mj); }, t_ns, &in_time);
+      if (rc == NVML_SUCCESS && in_time) r->energy_mj = static_cast<double>(mj);
       else if (rc == NVML_ERROR_NOT_SUPPORTED) d.energy = false;
       else if (rc == NVML_ERROR_GPU_IS_LOST) return Lost(rc, error);
     }
     unsigned int v = 0;
-    const int64_t p0 = MonoNs();
-    nvmlReturn_t rc = api_.power(d.handle, &v);
-    if (*t_ns == 0) *t_ns = p0 + (MonoNs() - p0) / 2;
+    int64_t t_power = 0;
+    nvmlReturn_t rc = TimedCall([&] { return api_.power(d.handle, &v); }, &t_power);
+    if (*t_ns == 0) *t_ns = t_power;
     if (rc == NVML_SUCCESS) r->power_mw = v;
     else if (rc == NVML_ERROR_GPU_IS_LOST) return Lost(rc, error);
     else if (rc != NVML_ERROR_NOT_SUPPORTED) *error = Message(rc);
@@ -135,22 +120,13 @@ class NvmlBackend : public GpuBackend {
     *error = Message(rc);
     return ReadOutcome::kLost;
   }
-
-  void* lib_;
-  Api api_;
-  std::vector<Device> devices_;
 };
 
 }  // namespace
 
 std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates, LibStatus* status) {
-  std::string err;
-  void* lib = OpenLibrary(candidates, &status->path, &err);
-  if (!lib) {
-    status->state = "not_found";
-    status->message = err;
-    return nullptr;
-  }
+  void* lib = OpenLibraryOrReport(candidates, status);
+  if (!lib) return nullptr;
   Api api{};
   Sym(lib, "nvmlInit_v2", &api.init);
   Sym(lib, "nvmlShutdown", &api.shutdown);
@@ -164,18 +140,13 @@ std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates,
   Sym(lib, "nvmlDeviceGetTemperature", &api.temperature);
   Sym(lib, "nvmlDeviceGetClockInfo", &api.clock);
   if (!api.init || !api.shutdown || !api.count || !api.handle || !api.power) {
-    status->state = "invalid";
-    status->message = "not an NVML library (nvmlInit_v2, nvmlDeviceGetPowerUsage, ... missing)";
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "invalid", "not an NVML library (nvmlInit_v2, nvmlDeviceGetPowerUsage, ... missing)", lib);
   }
   nvmlReturn_t rc = api.init();
   if (rc != NVML_SUCCESS) {
     const char* s = api.error_string ? api.error_string(rc) : nullptr;
-    status->state = "init_failed";
-    status->message = std::string("nvmlInit_v2 failed: NVML error ") + std::to_string(rc) + (s ? std::string(" (") + s + ")" : "");
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "init_failed",
+                    std::string("nvmlInit_v2 failed: NVML error ") + std::to_string(rc) + (s ? std::string(" (") + s + ")" : ""), lib);
   }
   unsigned int n = 0;
   std::vector<Device> devices;
@@ -193,32 +164,16 @@ std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates,
     }
   }
   if (devices.empty()) {
-    status->state = "no_devices";
-    status->message = "NVML reports no GPU";
     api.shutdown();
-    dlclose(lib);
-    return nullptr;
+    return FailOpen(status, "no_devices", "NVML reports no GPU", lib);
   }
   // Probe the energy counter once so callers know which GPUs need power integration.
   for (Device& d : devices) {
     unsigned long long mj = 0;
     if (d.energy && d.handle && api.energy(d.handle, &mj) == NVML_ERROR_NOT_SUPPORTED) d.energy = false;
   }
-  status->state = "ok";
-  status->message.clear();
+  ReportOpened(status);
   return std::make_unique<NvmlBackend>(lib, api, std::move(devices));
-}
-
-void* OpenLibrary(const std::vector<std::string>& candidates, std::string* loaded, std::string* error) {
-  for (const std::string& path : candidates) {
-    *loaded = path;
-    void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (lib) return lib;
-    const char* e = dlerror();
-    *error = e ? e : ("cannot load " + path);
-  }
-  if (candidates.empty()) *error = "no library path given";
-  return nullptr;
 }
 
 }  // namespace servebench
