@@ -16,7 +16,7 @@ import { displayUnitOf } from '../export/units.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { findMetric, type MetricsSummary } from '../metrics/summary.js';
-import { CatalogueRun } from '../cli/catalogue-run.js';
+import { CatalogueRun } from '../metrics/catalogue-run.js';
 import { RecordProcessor } from '../records/process.js';
 import type { ProcessedRecord, RecordError } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
