@@ -5,7 +5,7 @@
 // undici transport produces.
 import { native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
-import { statusError } from './classify.js';
+import { newRecord } from './record.js';
 import type { PreparedRequest, Transport } from './types.js';
 
 export interface NativeTransportOptions {
@@ -231,27 +231,9 @@ export class NativeTransport implements Transport {
   ): RawRecord {
     const http_status = status > 0 ? status : null;
     if (error) error.http_status = http_status;
-    const record: RawRecord = {
-      credit,
-      start_ns,
-      end_ns,
-      http_status,
-      status: 'ok',
-      error,
-      streaming: req.streaming,
-      event_data: [],
-      event_ns: [],
-      event_type: [],
-      body: null,
-      bytes_sent: req.body.length,
-      bytes_received: bytesReceived,
-    };
-    // Same rules as the undici transport: a non-2xx status is an error carrying the body, and
-    // events that streamed before a failure are kept as evidence.
-    const httpErr = error === null && http_status !== null ? statusError(http_status, body ?? '') : null;
-    if (httpErr) record.error = httpErr;
+    // Events that streamed before a failure are kept as evidence.
+    const record = newRecord(credit, req, start_ns, end_ns, http_status, error, bytesReceived, () => body ?? '');
     if (record.error) {
-      record.status = record.error.type === 'cancelled' ? 'cancelled' : 'error';
       record.body = body === '' ? null : body;
     } else if (!req.streaming) {
       record.body = body ?? '';

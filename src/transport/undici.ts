@@ -4,7 +4,8 @@
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
-import { RequestCancelledError, RequestTimeoutError, statusError, transportError } from './classify.js';
+import { RequestCancelledError, RequestTimeoutError, transportError } from './classify.js';
+import { newRecord } from './record.js';
 import { frameSse } from './sse.js';
 import { StampColumn } from './stamps.js';
 import { UndiciTracer } from './undici-trace.js';
@@ -140,25 +141,8 @@ export class UndiciTransport implements Transport {
     bytesReceived: number,
     error: RecordError | null,
   ): RawRecord {
-    const record: RawRecord = {
-      credit,
-      start_ns,
-      end_ns,
-      http_status: status,
-      status: 'ok',
-      error,
-      streaming: req.streaming,
-      event_data: [],
-      event_ns: [],
-      event_type: [],
-      body: null,
-      bytes_sent: req.body.length,
-      bytes_received: bytesReceived,
-    };
-    const httpErr = error === null && status !== null ? statusError(status, Buffer.concat(chunks).toString('utf8')) : null;
-    if (httpErr) record.error = httpErr;
+    const record = newRecord(credit, req, start_ns, end_ns, status, error, bytesReceived, () => Buffer.concat(chunks).toString('utf8'));
     if (record.error) {
-      record.status = record.error.type === 'cancelled' ? 'cancelled' : 'error';
       record.body = chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
       // Keep whatever streamed before a mid-stream failure: it is evidence in the raw export.
       if (req.streaming && status !== null && status < 300) this.frame(record, chunks, stamps);
