@@ -9,17 +9,7 @@ import { decodeCompressed } from '../../../src/metrics/histogram-codec.js';
 import { FRACTIONAL_SCALE, MetricHistogram, histogramScale } from '../../../src/metrics/histogram.js';
 import { histogramStats } from '../../../src/metrics/stats.js';
 import { MS, processed } from './fixtures.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../helpers/rng.js';
 
 function rank(p: number, n: number): number {
   const fp = (p / 100) * n;

@@ -4,20 +4,9 @@ import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { decodeCompressed, encodeCompressed } from '../../../src/metrics/histogram-codec.js';
 import { native, type NativeHistogram } from '../../../src/native.js';
+import { rng } from '../../helpers/rng.js';
 
 const { Histogram } = native;
-
-/** mulberry32: the same values every run. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normal(r: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { frameSse } from '../../../src/transport/sse.js';
 import { native, NativeArgumentError } from '../../../src/native.js';
 import { referenceFrame } from './sse-reference.js';
+import { rng } from '../../helpers/rng.js';
 
 const enc = new TextEncoder();
 const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
@@ -306,17 +307,7 @@ describe('frameSse: argument errors', () => {
 });
 
 describe('frameSse: fuzz against the reference framer', () => {
-  // Seeded so a failure can be replayed.
-  function rng(seed: number) {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  // Seeded (test/helpers/rng.ts) so a failure can be replayed.
   const pieces = [
     'data', 'data:', 'data: ', 'event:', 'event: ', 'id: ', 'retry:', ':', ' ', '  ', '\n', '\r', '\r\n',
     '\n\n', 'x', 'hello', '[DONE]', '{"a":1}', 'é', '€', '😀', 'da', 'ta', '\uFEFF',

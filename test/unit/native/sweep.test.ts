@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepRow, type SweepRowStats } from '../../../src/metrics/sweep.js';
 import { native, NativeArgumentError } from '../../../src/native.js';
 import { jsSweep } from '../../../bench/sweep-js.js';
+import { rng } from '../../helpers/rng.js';
 
 const S = 1e9; // the sweep works in ns; schedules are written in seconds
 
@@ -247,18 +248,6 @@ describe('sweepLine: edge cases', () => {
     }
   });
 });
-
-/** Seeded PRNG (mulberry32), as bench/lib.js. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** n requests from `slots` closed-loop slots, integer ns, some without a first token or counts. */
 function randomRun(n: number, slots: number, seed: number): { cols: SweepColumns; end: number } {
