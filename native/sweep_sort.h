@@ -39,14 +39,15 @@ inline double FromBits(uint64_t b) {
 // Large uninitialised arrays, mapped directly (a 10M-request sweep touches ~0.8 GB of fresh memory,
 // 80 bytes a request). Huge pages were measured and rejected: with THP defrag on `madvise`, the
 // first call of a process spent 1-2 s in the kernel compacting memory, against ~0.4 s of 4 KiB
-// page faults.
+// page faults. The pages are populated at mmap (one kernel call instead of a fault per page): about
+// 0.25 s less CPU for 10M requests, every page being written anyway.
 template <class T>
 class Array {
  public:
   explicit Array(size_t n) : bytes_((n ? n : 1) * sizeof(T)) {
 #ifdef __linux__
     if (bytes_ >= (size_t{1} << 21)) {
-      void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
       if (p == MAP_FAILED) throw std::bad_alloc();
       p_ = static_cast<T*>(p);
       mapped_ = true;
