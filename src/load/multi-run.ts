@@ -1,5 +1,5 @@
 // --num-profile-runs N: the same benchmark N times against the same server, each run's exports in
-// run_<i>/ (load/run-once.ts does each run), a cooldown between runs, and the statistics across
+// run_<i>/ (run-once.ts does each run), a cooldown between runs, and the statistics across
 // the successful runs in aggregate/profile_export_aggregate.json. A run that throws, or whose every
 // request failed, is listed in failed_runs and left out of the statistics; the rest go on. Ctrl-C
 // ends the current run as usual and starts no further one.
@@ -8,9 +8,9 @@ import { redactConfig } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError } from '../errors.js';
 import { writeAggregateExport, type FailedRun, type RunOutcomeForAggregate } from '../export/aggregate.js';
-import type { RunControl } from '../load/control.js';
-import { prepareRun, runOnce, type PreparedRun, type RunEnv } from '../load/run-once.js';
-import { waitUntil } from '../load/timer.js';
+import type { RunControl } from './control.js';
+import { prepareRun, runOnce, type PreparedRun, type RunEnv } from './run-once.js';
+import { waitUntil } from './timer.js';
 
 export interface RepeatedRuns {
   runs: RunOutcomeForAggregate[];
