@@ -1,6 +1,6 @@
 // Small numeric helpers shared by the metric families.
 import type { MetricValue } from '../records/types.js';
-import type { RunMetricInput, RunValue } from './types.js';
+import type { RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from './types.js';
 
 export const NS_PER_S = 1e9;
 
@@ -30,6 +30,21 @@ export function runNumber(values: ReadonlyMap<string, RunValue>, tag: string): n
 export function sumOf(run: RunMetricInput, tag: string): number | undefined {
   const h = run.histograms.get(tag);
   return h && h.count > 0 ? h.sum : undefined;
+}
+
+/** The run total of a record metric: same unit, display and flags, no console group. */
+export function totalOf(record: RecordMetricDef, tag: string, header: string): RunMetricDef {
+  return {
+    kind: 'derived',
+    tag,
+    header,
+    unit: record.unit,
+    display: record.display,
+    flags: record.flags,
+    group: 'none',
+    requires: [record.tag],
+    compute: (run) => sumOf(run, record.tag),
+  };
 }
 
 /** count / duration, per second; no value for an empty or zero-length window. */

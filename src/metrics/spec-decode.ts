@@ -4,7 +4,7 @@
 // metric here has no value. j = accepted drafts in a step, l = proposed drafts; the bonus token is the +1.
 import type { ProcessedRecord } from '../records/types.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef } from './types.js';
-import { runNumber, sumOf } from './helpers.js';
+import { runNumber, totalOf } from './helpers.js';
 
 const BETTER = MetricFlag.LARGER_IS_BETTER;
 
@@ -89,23 +89,9 @@ export const draftTokens: RecordMetricDef = {
   compute: (r) => r.spec_decode?.draft_tokens,
 };
 
-function total(tag: string, header: string, record: RecordMetricDef): RunMetricDef {
-  return {
-    kind: 'derived',
-    tag,
-    header,
-    unit: record.unit,
-    display: record.display,
-    flags: record.flags,
-    group: 'none',
-    requires: [record.tag],
-    compute: (run) => sumOf(run, record.tag),
-  };
-}
-
-export const totalSpecDecodeSteps = total('total_spec_decode_steps', 'Total Spec Decode Steps', specDecodeSteps);
-export const totalAcceptedDraftTokens = total('total_accepted_draft_tokens', 'Total Accepted Draft Tokens', acceptedDraftTokens);
-export const totalDraftTokens = total('total_draft_tokens', 'Total Draft Tokens', draftTokens);
+export const totalSpecDecodeSteps = totalOf(specDecodeSteps, 'total_spec_decode_steps', 'Total Spec Decode Steps');
+export const totalAcceptedDraftTokens = totalOf(acceptedDraftTokens, 'total_accepted_draft_tokens', 'Total Accepted Draft Tokens');
+export const totalDraftTokens = totalOf(draftTokens, 'total_draft_tokens', 'Total Draft Tokens');
 
 export const tokenWeightedAcceptanceLength: RunMetricDef = {
   kind: 'derived',

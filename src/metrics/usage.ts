@@ -3,7 +3,7 @@
 // `record.usage`, which is filled whatever the token-count source (--use-server-token-count or not).
 import type { Usage } from '../records/types.js';
 import { MetricFlag, type BaseUnit, type ConsoleGroup, type DisplayUnit, type RecordMetricDef, type RunMetricDef } from './types.js';
-import { NS_PER_S, runNumber, sumOf } from './helpers.js';
+import { NS_PER_S, runNumber, totalOf } from './helpers.js';
 
 type UsageField = keyof Usage;
 
@@ -78,33 +78,19 @@ export const usageAcceptedPredictionTokens = usageMetric(
 );
 export const usageRejectedPredictionTokens = usageMetric('usage_rejected_prediction_tokens', 'Usage Rejected Prediction Tokens', 'rejected_prediction_tokens', 'prediction');
 
-function total(record: RecordMetricDef, tag: string, header: string): RunMetricDef {
-  return {
-    kind: 'derived',
-    tag,
-    header,
-    unit: record.unit,
-    display: record.display,
-    flags: record.flags,
-    group: 'none',
-    requires: [record.tag],
-    compute: (run) => sumOf(run, record.tag),
-  };
-}
-
-export const totalUsagePromptTokens = total(usagePromptTokens, 'total_usage_prompt_tokens', 'Total Usage Prompt Tokens');
-export const totalUsageCompletionTokens = total(usageCompletionTokens, 'total_usage_completion_tokens', 'Total Usage Completion Tokens');
-export const totalUsageTotalTokens = total(usageTotalTokens, 'total_usage_total_tokens', 'Total Usage Total Tokens');
-export const totalUsageReasoningTokens = total(usageReasoningTokens, 'total_usage_reasoning_tokens', 'Total Usage Reasoning Tokens');
-export const totalUsagePromptCacheReadTokens = total(usagePromptCacheReadTokens, 'total_usage_prompt_cache_read_tokens', 'Total Usage Prompt Cache Read Tokens');
-export const totalUsagePromptCacheWriteTokens = total(usagePromptCacheWriteTokens, 'total_usage_prompt_cache_write_tokens', 'Total Usage Prompt Cache Write Tokens');
-export const totalUsagePromptCacheMissTokens = total(usagePromptCacheMissTokens, 'total_usage_prompt_cache_miss_tokens', 'Total Usage Prompt Cache Miss Tokens');
-export const totalUsagePromptAudioTokens = total(usagePromptAudioTokens, 'total_usage_prompt_audio_tokens', 'Total Usage Prompt Audio Tokens');
-export const totalUsageCompletionAudioTokens = total(usageCompletionAudioTokens, 'total_usage_completion_audio_tokens', 'Total Usage Completion Audio Tokens');
-export const totalUsagePromptAudioSeconds = total(usagePromptAudioSeconds, 'total_usage_prompt_audio_seconds', 'Total Usage Prompt Audio Seconds');
-export const totalUsageToolUsePromptTokens = total(usageToolUsePromptTokens, 'total_usage_tool_use_prompt_tokens', 'Total Usage Tool Use Prompt Tokens');
-export const totalUsageAcceptedPredictionTokens = total(usageAcceptedPredictionTokens, 'total_usage_accepted_prediction_tokens', 'Total Usage Accepted Prediction Tokens');
-export const totalUsageRejectedPredictionTokens = total(usageRejectedPredictionTokens, 'total_usage_rejected_prediction_tokens', 'Total Usage Rejected Prediction Tokens');
+export const totalUsagePromptTokens = totalOf(usagePromptTokens, 'total_usage_prompt_tokens', 'Total Usage Prompt Tokens');
+export const totalUsageCompletionTokens = totalOf(usageCompletionTokens, 'total_usage_completion_tokens', 'Total Usage Completion Tokens');
+export const totalUsageTotalTokens = totalOf(usageTotalTokens, 'total_usage_total_tokens', 'Total Usage Total Tokens');
+export const totalUsageReasoningTokens = totalOf(usageReasoningTokens, 'total_usage_reasoning_tokens', 'Total Usage Reasoning Tokens');
+export const totalUsagePromptCacheReadTokens = totalOf(usagePromptCacheReadTokens, 'total_usage_prompt_cache_read_tokens', 'Total Usage Prompt Cache Read Tokens');
+export const totalUsagePromptCacheWriteTokens = totalOf(usagePromptCacheWriteTokens, 'total_usage_prompt_cache_write_tokens', 'Total Usage Prompt Cache Write Tokens');
+export const totalUsagePromptCacheMissTokens = totalOf(usagePromptCacheMissTokens, 'total_usage_prompt_cache_miss_tokens', 'Total Usage Prompt Cache Miss Tokens');
+export const totalUsagePromptAudioTokens = totalOf(usagePromptAudioTokens, 'total_usage_prompt_audio_tokens', 'Total Usage Prompt Audio Tokens');
+export const totalUsageCompletionAudioTokens = totalOf(usageCompletionAudioTokens, 'total_usage_completion_audio_tokens', 'Total Usage Completion Audio Tokens');
+export const totalUsagePromptAudioSeconds = totalOf(usagePromptAudioSeconds, 'total_usage_prompt_audio_seconds', 'Total Usage Prompt Audio Seconds');
+export const totalUsageToolUsePromptTokens = totalOf(usageToolUsePromptTokens, 'total_usage_tool_use_prompt_tokens', 'Total Usage Tool Use Prompt Tokens');
+export const totalUsageAcceptedPredictionTokens = totalOf(usageAcceptedPredictionTokens, 'total_usage_accepted_prediction_tokens', 'Total Usage Accepted Prediction Tokens');
+export const totalUsageRejectedPredictionTokens = totalOf(usageRejectedPredictionTokens, 'total_usage_rejected_prediction_tokens', 'Total Usage Rejected Prediction Tokens');
 
 export const overallUsagePromptCacheReadPct: RunMetricDef = {
   kind: 'derived',
