@@ -1,16 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { SpecDecodeAccumulator, specDecodeOfPayload } from '../../../src/endpoints/spec-decode.js';
-import { resetWarnings, setWarningSink } from '../../../src/warnings.js';
+import { captureWarnings } from '../../helpers/warnings.js';
 
-let warnings: string[] = [];
-let restore: () => void;
-beforeEach(() => {
-  warnings = [];
-  resetWarnings();
-  restore = setWarningSink((l) => warnings.push(l));
-});
-afterEach(() => restore());
+const warnings = captureWarnings();
 
 function fold(...payloads: Record<string, unknown>[]) {
   const acc = new SpecDecodeAccumulator();

@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { quoteNonFiniteTokens } from '../../../src/endpoints/lenient-json.js';
 import { parseUsage, usageOfPayload } from '../../../src/endpoints/usage.js';
-import { resetWarnings, setWarningSink } from '../../../src/warnings.js';
+import { captureWarnings } from '../../helpers/warnings.js';
 
-let warnings: string[] = [];
-let restore: () => void;
-beforeEach(() => {
-  warnings = [];
-  resetWarnings();
-  restore = setWarningSink((l) => warnings.push(l));
-});
-afterEach(() => restore());
+const warnings = captureWarnings();
 
 describe('parseUsage: vendor shapes', () => {
   it('OpenAI: prompt/completion details (cached, audio, reasoning, predictions)', () => {

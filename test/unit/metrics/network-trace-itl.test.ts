@@ -1,22 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
 import { tracePhases } from '../../../src/metrics/http-trace.js';
 import { findMetric } from '../../../src/metrics/summary.js';
 import { PERCENTILES } from '../../../src/metrics/stats.js';
 import { renderConsole } from '../../../src/export/console.js';
 import type { HttpTrace } from '../../../src/records/types.js';
-import { resetWarnings, setWarningSink } from '../../../src/warnings.js';
+import { captureWarnings } from '../../helpers/warnings.js';
 import { catalogueProcessed, catalogueRecord } from './catalogue-fixtures.js';
 import { MS } from './fixtures.js';
 
-let warnings: string[] = [];
-let restore: () => void;
-beforeEach(() => {
-  warnings = [];
-  resetWarnings();
-  restore = setWarningSink((l) => warnings.push(l));
-});
-afterEach(() => restore());
+const warnings = captureWarnings();
 
 describe('network-adjusted latencies', () => {
   // TTFTs 10, 20, 30, 40 ms; latencies 100 ms more.
