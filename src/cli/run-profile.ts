@@ -15,7 +15,7 @@ import { renderSweepTable } from '../load/sweep-table.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
-import { preflight, requireModel } from './preflight.js';
+import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from '../load/multi-run.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
