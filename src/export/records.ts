@@ -34,6 +34,8 @@ export function recordLine(rec: ProcessedRecord, level: ExportLevel, units: Unit
     `"http_status":${raw.http_status ?? 'null'}`,
     `"bytes_sent":${raw.bytes_sent}`,
     `"bytes_received":${raw.bytes_received}`,
+    `"streaming":${raw.streaming}`,
+    `"max_tokens":${raw.credit.turn.max_tokens ?? 'null'}`,
     `"metrics":{${metrics.join(',')}}`,
   ];
   if (level === 'raw') {

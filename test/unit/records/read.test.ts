@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidFileError } from '../../../src/errors.js';
+import { defaultRegistry } from '../../../src/metrics/catalogue.js';
+import { parseRecordLine } from '../../../src/records/read.js';
+
+const reg = defaultRegistry();
+const line = (over: string) =>
+  `{"x_request_id":"a","index":3,"phase":"profiling","credit_issued_ns":9007199254740993,"targeted_start_ns":null,"start_ns":9007199254741001,"end_ns":9007199354741001,"status":"ok","error":null,"http_status":200,"bytes_sent":1,"bytes_received":2,"streaming":true,"max_tokens":16,"metrics":{"time_to_first_token":{"value":12.5,"unit":"ms"},"inter_chunk_latency":{"value":[1,2],"unit":"ms"},"output_token_count":{"value":16,"unit":"tokens"}}${over}}`;
+
+describe('parseRecordLine', () => {
+  it('keeps every digit of stamps above 2^53 and turns display units back into base units', () => {
+    const r = parseRecordLine(line(''), 'f:1', reg);
+    expect(r.raw.credit.credit_issued_ns).toBe(9007199254740993n);
+    expect(r.raw.start_ns).toBe(9007199254741001n);
+    expect(r.metrics.get('time_to_first_token')).toBe(12.5e6);
+    expect(r.metrics.get('inter_chunk_latency')).toEqual([1e6, 2e6]);
+    expect(r.metric_input.token_ns).toEqual([9007199254741001n + 12_500_000n]);
+    expect(r.metric_input.output_tokens).toBe(16);
+    expect(r.metric_input.requested_osl).toBe(16);
+  });
+
+  it('reads raw-level chunk stamps exactly', () => {
+    const r = parseRecordLine(line(',"chunk_ns":[9007199254741003,9007199254741005]'), 'f:1', reg);
+    expect(r.raw.event_ns).toEqual([9007199254741003n, 9007199254741005n]);
+  });
+
+  it.each([
+    ['not json', /f:7: not JSON/],
+    ['{"phase":"later","status":"ok"}', /f:7: phase must be/],
+    ['{"phase":"profiling","status":"fine"}', /f:7: status must be/],
+    ['{"phase":"profiling","status":"ok","start_ns":"x"}', /f:7: start_ns must be an integer/],
+  ])('%s → one clear error naming the line', (text, re) => {
+    expect(() => parseRecordLine(text, 'f:7', reg)).toThrow(InvalidFileError);
+    expect(() => parseRecordLine(text, 'f:7', reg)).toThrow(re);
+  });
+});
