@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -288,9 +289,13 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
   const double split = SplitTime(cols, w0, w1);
   Array<Req> req(n);
   Buf S(n), B(n), E(n);
+  std::optional<Buf> tmp(std::in_place, n);  // the sort's scratch, freed before the sweep
   const size_t half = two ? n / 2 : n;
   Prepped part[2];
   Parallel(2, two, [&](int t) {
+    // Each thread prefaults half of every array's pages, the sort's scratch included.
+    req.Populate(t, 2);
+    for (const Buf* buf : {&S, &B, &E, &*tmp}) buf->Populate(t, 2);
     Prep(cols, t == 0 ? 0 : half, t == 0 ? half : n, split, req.get(), S, B, E, part[t]);
   });
   for (const Prepped& p : part) {
@@ -314,10 +319,8 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
   at_split.Settle();
 
   // Sort the streams, one after the other, each on both threads.
-  {
-    Buf tmp(n);
-    for (Buf* buf : {&S, &B, &E}) RadixSort(*buf, tmp, tk, two);
-  }
+  for (Buf* buf : {&S, &B, &E}) RadixSort(*buf, *tmp, tk, two);
+  tmp.reset();
 
   // Sweep; with two threads, [w0, T) here and [T, w1] on the other, from the state at T, and the
   // two accumulations merged.
