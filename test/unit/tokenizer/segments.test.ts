@@ -3,6 +3,7 @@ import { Rng } from '../../../src/dataset/rng.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import { SegmentSynthesizer, TRACE_BLOCK_TOKENS } from '../../../src/tokenizer/segments.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
+import { mergingTokenizer, prependingTokenizer } from '../../helpers/fake-tokenizers.js';
 
 let tok: TextTokenizer;
 beforeAll(async () => {
@@ -112,43 +113,9 @@ describe('SegmentSynthesizer (default tokenizer)', () => {
   });
 });
 
-/** SentencePiece-style: prepends a space when encoding, strips it when decoding. */
-function prependingTokenizer(base: TextTokenizer): TextTokenizer {
-  const encode = (text: string): number[] => (text === '' ? [] : base.encode(` ${text}`));
-  return {
-    name: 'prepend-fake',
-    path: '/fake/prepend-seg/tokenizer.json',
-    encode,
-    count: (text) => encode(text).length,
-    decode: (ids) => base.decode(ids).replace(/^ /, ''),
-  };
-}
-
-/** Characters, except that "th" is one token: not sliceable, so the repair path runs. */
-function mergingTokenizer(): TextTokenizer {
-  const TH = 0x10ffff + 1;
-  const encode = (text: string): number[] => {
-    const ids: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === 't' && text[i + 1] === 'h') {
-        ids.push(TH);
-        i++;
-      } else ids.push(text.charCodeAt(i));
-    }
-    return ids;
-  };
-  return {
-    name: 'merge-fake',
-    path: '/fake/merge-seg/tokenizer.json',
-    encode,
-    count: (text) => encode(text).length,
-    decode: (ids) => ids.map((id) => (id === TH ? 'th' : String.fromCharCode(id))).join(''),
-  };
-}
-
 describe('SegmentSynthesizer (other tokenizer shapes)', () => {
   it('a space-prepending tokenizer stays on the sliced path, exact and prefix-sharing', () => {
-    const fake = prependingTokenizer(tok);
+    const fake = prependingTokenizer(tok, '/fake/prepend-seg/tokenizer.json');
     const s = new SegmentSynthesizer(fake, 21);
     expect(s.sliced).toBe(true);
     for (const total of [1, 5, B, B + 1, 2 * B + 99]) expect(fake.count(s.hashPrompt([1, 2, 3], total))).toBe(total);
@@ -158,7 +125,7 @@ describe('SegmentSynthesizer (other tokenizer shapes)', () => {
   });
 
   it('a tokenizer it cannot slice gets the repair path: still exact, shared blocks still identical text', () => {
-    const fake = mergingTokenizer();
+    const fake = mergingTokenizer('/fake/merge-seg/tokenizer.json');
     const s = new SegmentSynthesizer(fake, 22, { blockTokens: 64 });
     expect(s.sliced).toBe(false);
     const p1 = s.hashPrompt([1, 2, 3], 3 * 64);

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../../../src/errors.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import { PromptSynthesizer, getTokenPool } from '../../../src/tokenizer/synthesize.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
+import { mergingTokenizer, prependingTokenizer } from '../../helpers/fake-tokenizers.js';
 
 let tok: TextTokenizer;
 let corpusTokens: number;
@@ -91,46 +92,9 @@ describe('PromptSynthesizer (default tokenizer)', () => {
   });
 });
 
-/**
- * Emulates a SentencePiece tokenizer that prepends a space to its input and strips the
- * leading space when decoding (Llama 2 style), on top of the real cl100k tokenizer.
- */
-function prependingTokenizer(base: TextTokenizer): TextTokenizer {
-  const encode = (text: string): number[] => (text === '' ? [] : base.encode(` ${text}`));
-  return {
-    name: 'prepend-fake',
-    path: '/fake/prepend/tokenizer.json',
-    encode,
-    count: (text) => encode(text).length,
-    decode: (ids) => base.decode(ids).replace(/^ /, ''),
-  };
-}
-
-/** Characters, except that "th" merges into one token: context-dependent like BPE, but not byte-level. */
-function mergingTokenizer(): TextTokenizer {
-  const TH = 0x10ffff + 1;
-  const encode = (text: string): number[] => {
-    const ids: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === 't' && text[i + 1] === 'h') {
-        ids.push(TH);
-        i++;
-      } else ids.push(text.charCodeAt(i));
-    }
-    return ids;
-  };
-  return {
-    name: 'merge-fake',
-    path: '/fake/merge/tokenizer.json',
-    encode,
-    count: (text) => encode(text).length,
-    decode: (ids) => ids.map((id) => (id === TH ? 'th' : String.fromCharCode(id))).join(''),
-  };
-}
-
 describe('PromptSynthesizer (other tokenizer shapes)', () => {
   it('handles a tokenizer that prepends a space (SentencePiece style) on the fast path', () => {
-    const fake = prependingTokenizer(tok);
+    const fake = prependingTokenizer(tok, '/fake/prepend/tokenizer.json');
     const syn = new PromptSynthesizer(fake, new Rng(21));
     expect(syn.mode).toBe('sliced');
     const r = new Rng('fake-lengths');
@@ -139,7 +103,7 @@ describe('PromptSynthesizer (other tokenizer shapes)', () => {
   });
 
   it('falls back to decode/re-encode/fix-up for a tokenizer it cannot slice, still exact', () => {
-    const fake = mergingTokenizer();
+    const fake = mergingTokenizer('/fake/merge/tokenizer.json');
     const syn = new PromptSynthesizer(fake, new Rng(22));
     expect(syn.mode).toBe('verified');
     const r = new Rng('merge-lengths');
