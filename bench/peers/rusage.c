@@ -3,6 +3,7 @@
 // JSON line to OUT. wait4 reports the child together with every descendant it waited for
 // (RUSAGE_BOTH in the kernel), and every thread: user and system seconds apart, µs resolution, and
 // ru_maxrss, the peak RSS (VmHWM) of the largest of them.
+// The child's pid goes to OUT.pid first, so a caller can follow its threads in /proc meanwhile.
 //   rusage OUT cmd [args...]        exits with the command's status
 #include <stdio.h>
 #include <sys/resource.h>
@@ -17,6 +18,13 @@ int main(int argc, char **argv) {
     execvp(argv[2], argv + 2);
     perror("rusage: exec");
     _exit(127);
+  }
+  char pidfile[4096];
+  snprintf(pidfile, sizeof pidfile, "%s.pid", argv[1]);
+  FILE *pf = fopen(pidfile, "w");
+  if (pf) {
+    fprintf(pf, "%d\n", (int)pid);
+    fclose(pf);
   }
   int status = 0;
   struct rusage ru;
