@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The harness's own benchmark against its peers (npm run bench:harness): one command, one table,
 // every figure measured in this run.
-//   node bench/harness.js [--quick] [--json]
+//   node bench/harness.js [--quick] [--json] [--e2e-only | --no-e2e] [--e2e-reps N]
+//   (npm run bench:harness -- --e2e-only: the end-to-end section alone)
 // The mock (`servebench mock --fast`, native serving threads, events stamped with their send time)
 // runs pinned to the last core and each client to the first (taskset, when there are two cores or
 // more), one client at a time:
@@ -12,6 +13,11 @@
 //     vLLM's, SGLang's and EvalScope's clients) at concurrency 1,024 and an ITL of 1 ms; our clients
 //     run once doing transport work only and once also JSON-decoding every event, as the peer does;
 //   - timestamp fidelity: client stamp − server send stamp, p50/p99/max, at concurrency 64 and 4,096.
+//   - end to end (bench/e2e.js, issue 11): the real `servebench profile` command with default
+//     settings beside the aiohttp client and a minimal C epoll reader, at concurrency 1,024: marginal
+//     user/sys CPU per event, events/s achieved vs offered, TTFT and ITL p50 against the server's
+//     stamps, the JS thread's share, RSS per 1,000 streams; medians of --e2e-reps interleaved
+//     repetitions (default 3, --quick 1). --no-e2e leaves it out; --e2e-only runs it alone.
 // Each configuration is bounded in time (warmup + measured window), so the whole run takes a few
 // minutes. 10,000 streams need > 10,000 descriptors in each of client and mock: `npm run
 // bench:harness` raises the soft limit to the hard one first; with a lower limit the runs that need
