@@ -381,7 +381,7 @@ function report(results, keys) {
     columns: ['client', 'events stamped', 'p50', 'p99', 'max', 'ITL p50 by client stamps', 'by server stamps'],
     rows: [
       ['servebench profile (native, --export-level raw)' + why(r, ['sb:raw']), f(over(r, ['sb:raw'], (x) => x.stamp_error_ms?.count)), f(rawStamp('p50'), 3), f(rawStamp('p99'), 3), f(rawStamp('max'), 3), f(fig('sb', 'raw', 'stamped_itl_ms_p50'), 3), f(fig('sb', 'raw', 'server_itl_ms_p50'), 3)],
-      ...['c', 'c-coalesce', 'aiohttp'].filter((k) => keys.includes(k)).map((k) => {
+      ...['c', 'c-coalesce', 'aiohttp'].filter((k) => r[`${k}:keep`]).map((k) => {
         const s = (q) => over(r, [`${k}:keep`], (x) => x.stamp_error_ms?.[q]);
         return [clients[k].label, f(s('count')), f(s('p50'), 3), f(s('p99'), 3), f(s('max'), 3), f(fig(k, 'keep', 'itl_ms_p50'), 3), f(fig(k, 'keep', 'server_itl_ms_p50'), 3)];
       }),
