@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The harness's own benchmark against its peers (npm run bench:harness): one command, one table,
 // every figure measured in this run.
-//   node bench/harness.js [--quick] [--json]
+//   node bench/harness.js [--quick] [--json] [--e2e-only | --no-e2e] [--e2e-reps N]
+//   (npm run bench:harness -- --e2e-only: the end-to-end section alone)
 // The mock (`servebench mock --fast`, native serving threads, events stamped with their send time)
 // runs pinned to the last core and each client to the first (taskset, when there are two cores or
 // more), one client at a time:
@@ -12,89 +13,58 @@
 //     vLLM's, SGLang's and EvalScope's clients) at concurrency 1,024 and an ITL of 1 ms; our clients
 //     run once doing transport work only and once also JSON-decoding every event, as the peer does;
 //   - timestamp fidelity: client stamp − server send stamp, p50/p99/max, at concurrency 64 and 4,096.
+//   - end to end (bench/e2e.js, issue 11): the real `servebench profile` command with default
+//     settings beside the aiohttp client and a minimal C epoll reader, at concurrency 1,024: marginal
+//     user/sys CPU per event, events/s achieved vs offered, TTFT and ITL p50 against the server's
+//     stamps, the JS thread's share, RSS per 1,000 streams; medians of --e2e-reps interleaved
+//     repetitions (default 3, --quick 1). --no-e2e leaves it out; --e2e-only runs it alone.
 // Each configuration is bounded in time (warmup + measured window), so the whole run takes a few
 // minutes. 10,000 streams need > 10,000 descriptors in each of client and mock: `npm run
 // bench:harness` raises the soft limit to the hard one first; with a lower limit the runs that need
 // more are skipped, and the table says so.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runE2E } from './e2e.js';
+import { CLIENT_CPU, MOCK_CPU, PYTHON, canPin, cores, fdLimit, loadavg, pinned, startMock } from './harness-procs.js';
 import { formatTable, root } from './lib.js';
 
-const args = new Set(process.argv.slice(2));
-for (const a of args) {
-  if (a !== '--quick' && a !== '--json') {
-    console.error(`bench:harness: unknown option ${a} (expected --quick, --json)`);
+const argv = process.argv.slice(2);
+const args = new Set();
+let e2eReps = null;
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--e2e-reps') {
+    e2eReps = Number(argv[++i]);
+    if (!Number.isInteger(e2eReps) || e2eReps < 1) {
+      console.error('bench:harness: --e2e-reps takes a whole number ≥ 1');
+      process.exit(2);
+    }
+  } else if (['--quick', '--json', '--e2e-only', '--no-e2e'].includes(a)) args.add(a);
+  else {
+    console.error(`bench:harness: unknown option ${a} (expected --quick, --json, --e2e-only, --no-e2e, --e2e-reps N)`);
     process.exit(2);
   }
 }
 const QUICK = args.has('--quick');
 const JSON_OUT = args.has('--json');
+const E2E_ONLY = args.has('--e2e-only');
+const E2E = !args.has('--no-e2e');
 const log = (m) => process.stderr.write(`${m}\n`);
 if (!existsSync(path.join(root, 'dist', 'transport', 'native.js'))) {
   console.error('bench:harness: dist/ is not built; run `npx tsc -p tsconfig.build.json` (or `npm run build`) first');
   process.exit(2);
 }
 
-const BIN = path.join(root, 'bin', 'servebench.js');
 const CLIENT = path.join(root, 'bench', 'harness-client.js');
 const PEER = path.join(root, 'bench', 'peers', 'aiohttp_client.py');
-const cores = os.availableParallelism?.() ?? os.cpus().length;
-const canPin = cores >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const MOCK_CPU = cores - 1;
-const CLIENT_CPU = 0;
-const fdLimit = Number(spawnSync('sh', ['-c', 'ulimit -n']).stdout.toString().trim()) || 1024;
 
 const OSL = 64;
 const FID_ITL_MS = 50;
 const W = QUICK ? 0.5 : 1.5; // warmup seconds (connections open, JIT warms)
 const D = QUICK ? 1 : 4; // measured seconds
 const BIG_W = QUICK ? 1.5 : 4; // warmup for 10,000 streams (connection setup)
-
-function pinned(cpu, cmd, argv) {
-  return canPin ? ['taskset', ['-c', String(cpu), cmd, ...argv]] : [cmd, argv];
-}
-
-/** CPU seconds used so far by process `pid` (user + system, from /proc), or NaN. */
-function procCpu(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-
-/** Starts the fast mock; resolves with its URL and a stop function. */
-function startMock(extra) {
-  const [cmd, argv] = pinned(MOCK_CPU, process.execPath, [BIN, 'mock', '--fast', '--stamp-events', '--port', '0', '--exit-with-stdin', ...extra]);
-  const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`mock did not start: ${err}`)), 15_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[1], stop, cpu: () => procCpu(child.pid) });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`mock exited (${code}): ${err}`)));
-  });
-}
 
 /** Runs one client process; resolves with its JSON report (or {error}). */
 function runChild(cmd, argv, timeoutMs) {
@@ -136,9 +106,6 @@ function ours(mock, transport, concurrency, opts = {}) {
   return measured(mock, () => runChild(process.execPath, ['--expose-gc', CLIENT, JSON.stringify(cfg)], (warmupS + durationS + 40) * 1000));
 }
 
-/** The first python3 that can import aiohttp (Debian's python3-aiohttp lives in /usr/bin/python3). */
-const PYTHON = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import aiohttp']).status === 0) ?? null;
-
 function peer(mock, concurrency, opts = {}) {
   if (PYTHON === null) return Promise.resolve({ error: 'no python3 with aiohttp found (apt-get install python3-aiohttp)' });
   const cfg = { url: mock.url, concurrency, warmupS: W, durationS: D, osl: OSL, ...opts };
@@ -153,7 +120,7 @@ const results = {
 log(`bench:harness — ${cores} cores (${results.machine.cpu}), node ${process.version}, ${canPin ? `mock on cpu ${MOCK_CPU}, client on cpu ${CLIENT_CPU}` : 'no pinning (taskset missing or one core)'}, fd limit ${fdLimit}`);
 
 const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
-{
+if (!E2E_ONLY) {
   const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '0']);
   for (const c of THROUGHPUT_C) {
     if (c + 200 > fdLimit) {
@@ -168,7 +135,7 @@ const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
   await mock.stop();
 }
 const MEM_C = QUICK ? 1024 : 10_000;
-if (MEM_C + 200 <= fdLimit) {
+if (!E2E_ONLY && MEM_C + 200 <= fdLimit) {
   // Long streams that stay open through the window: a token every 200 ms, 1,000 asked for.
   const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '200']);
   for (const t of ['undici', 'native']) {
@@ -177,7 +144,7 @@ if (MEM_C + 200 <= fdLimit) {
   }
   await mock.stop();
 }
-{
+if (!E2E_ONLY) {
   const mock = await startMock(['--ttft-ms', '0', '--itl-ms', '1']);
   log('  peer comparison at concurrency 1,024, ITL 1 ms: python aiohttp …');
   results.runs['peer-aiohttp'] = await peer(mock, 1024);
@@ -194,7 +161,7 @@ if (MEM_C + 200 <= fdLimit) {
   results.runs['peer-native-fid'] = await ours(mock, 'native', 1024, { fidelity: true });
   await mock.stop();
 }
-{
+if (!E2E_ONLY) {
   // Fidelity under a steady load that saturates neither side: a token every 50 ms per stream
   // (20 tokens/s, a busy server's pace): 82k events/s at 4,096 streams, each its own TCP segment.
   const mock = await startMock(['--ttft-ms', '0', '--itl-ms', String(FID_ITL_MS)]);
@@ -206,6 +173,10 @@ if (MEM_C + 200 <= fdLimit) {
   }
   await mock.stop();
 }
+
+// The whole product (`servebench profile`, default settings) against the same peers: bench/e2e.js.
+const e2e = E2E ? await runE2E({ quick: QUICK, reps: e2eReps, log }) : null;
+if (e2e) results.e2e = e2e.results;
 
 results.machine.loadavg_end = loadavg();
 
@@ -222,7 +193,7 @@ const pct = (x) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : '—');
 const why = (x) => (x?.error ? ` (${x.error})` : x && x.errors > 0 ? ` (${x.errors} errors: ${JSON.stringify(x.first_error)})` : '');
 
 const tables = [];
-tables.push({
+if (!E2E_ONLY) tables.push({
   title: `Peak throughput, streaming, mock at zero latency, ${OSL} tokens per response (measured ${D} s each)`,
   columns: ['concurrency', 'undici events/s', 'native events/s', 'native ÷ undici', 'undici req/s', 'native req/s', 'undici CPU s/1k req', 'native CPU s/1k req', 'undici CPU µs/event', 'native CPU µs/event', 'mock CPU (u / n)'],
   rows: THROUGHPUT_C.map((c) => {
@@ -234,7 +205,7 @@ tables.push({
     ];
   }),
 });
-tables.push({
+if (!E2E_ONLY) tables.push({
   title: `Memory: RSS per 1,000 in-flight streams (${f(MEM_C)} streams open, a token every 200 ms; RSS after a GC, minus RSS before the transport existed)`,
   columns: ['transport', 'streams in flight', 'RSS before (MiB)', 'RSS with streams (MiB)', 'JS heap used (MiB)', 'MiB per 1,000 streams'],
   rows: ['undici', 'native'].map((t) => {
@@ -247,7 +218,7 @@ tables.push({
 const py = r['peer-aiohttp'];
 const pyUs = usPerEvent(py);
 const pyEvs = evs(py);
-tables.push({
+if (!E2E_ONLY) tables.push({
   title: 'Against the Python aiohttp method (vLLM/SGLang/EvalScope clients), concurrency 1,024, ITL 1 ms',
   columns: ['client', 'events/s', 'events/s ÷ aiohttp', 'CPU µs/event', 'CPU ÷ aiohttp', 'stamp error p50 / p99 (ms)'],
   rows: [
@@ -269,7 +240,7 @@ tables.push({
 function fid(x) {
   return x?.fidelity_ms ? `${f(x.fidelity_ms.p50, 3)} / ${f(x.fidelity_ms.p99, 3)}` : '—';
 }
-tables.push({
+if (!E2E_ONLY) tables.push({
   title: `Timestamp fidelity: client stamp − mock send stamp per event (ms), mock ITL ${FID_ITL_MS} ms, same host and clock`,
   columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s', 'I/O thread'],
   rows: (QUICK ? [64] : [64, 4096]).flatMap((c) =>
@@ -284,7 +255,9 @@ tables.push({
 });
 
 const targets = [];
-if (ok(py)) {
+if (E2E_ONLY) {
+  // transport-only sections not run
+} else if (ok(py)) {
   const n = r['peer-native'];
   const nd = r['peer-native-decode'];
   const u = r['peer-undici'];
@@ -302,14 +275,21 @@ if (memN?.in_flight_at_rss) targets.push(`streams held open at once from one pro
 const f4k = r['fid-native-4096']?.fidelity_ms;
 if (f4k) targets.push(`native p99 stamp error at concurrency 4,096 < 1 ms: ${f(f4k.p99, 3)} ms`);
 
+if (e2e) tables.push(...e2e.tables);
 if (JSON_OUT) {
-  process.stdout.write(JSON.stringify({ ...results, tables, targets }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ ...results, tables, targets, e2e_targets: e2e?.targets ?? null }, null, 2) + '\n');
 } else {
   console.log(
     `servebench harness benchmark — ${cores}× ${results.machine.cpu}, node ${process.version}; ${canPin ? `mock pinned to cpu ${MOCK_CPU}, clients to cpu ${CLIENT_CPU}` : 'not pinned'}; ` +
       `load average ${results.machine.loadavg_start} at the start, ${results.machine.loadavg_end} at the end${QUICK ? '; --quick: smoke run, figures not meaningful' : ''}\n`,
   );
   for (const t of tables) console.log(formatTable(t) + '\n');
-  console.log('Targets (issue 7):');
-  for (const t of targets) console.log(`  - ${t}`);
+  if (targets.length) {
+    console.log('Targets (issue 7):');
+    for (const t of targets) console.log(`  - ${t}`);
+  }
+  if (e2e) {
+    console.log('Targets, end to end (issue 11):');
+    for (const t of e2e.targets) console.log(`  - ${t}`);
+  }
 }
