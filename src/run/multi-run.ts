@@ -8,9 +8,10 @@ import { redactConfig } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError } from '../errors.js';
 import { writeAggregateExport, type FailedRun, type RunOutcomeForAggregate } from '../export/aggregate.js';
-import type { RunControl } from './control.js';
-import { prepareRun, runOnce, type PreparedRun, type RunEnv } from './run-once.js';
-import { waitUntil } from './timer.js';
+import type { RunControl } from '../load/control.js';
+import { prepareRun, runOnce } from './run-once.js';
+import type { PreparedRun, RunEnv } from './types.js';
+import { waitUntil } from '../load/timer.js';
 
 export interface RepeatedRuns {
   runs: RunOutcomeForAggregate[];

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import type { MetricsSummary } from '../../../src/metrics/summary.js';
-import { goodFractionFromSummary, linspace, nextPoint, pointConfig, pointLabel, sweepRates, sweepSize, type SweepPoint } from '../../../src/load/sweep.js';
-import { renderSweepCsv, sweepRow } from '../../../src/load/sweep-summary.js';
-import type { RunOutcome } from '../../../src/load/run-once.js';
+import { goodFractionFromSummary, linspace, nextPoint, pointConfig, pointLabel, sweepRates, sweepSize } from '../../../src/run/sweep.js';
+import { renderSweepCsv, sweepRow } from '../../../src/run/sweep-summary.js';
+import type { RunOutcome, SweepPoint } from '../../../src/run/types.js';
 
 describe('GuideLLM sweep', () => {
   it('rates: linspace(sync, max, N − 1) without its first point, N − 2 of them ending at the max', () => {

@@ -9,22 +9,11 @@
 import path from 'node:path';
 import type { RunConfig } from '../config/types.js';
 import { findMetric, type MetricsSummary } from '../metrics/summary.js';
-import { LOAD_DEFAULTS, type LoadConfig } from './config.js';
+import { LOAD_DEFAULTS, type LoadConfig } from '../load/config.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { prepareRun, runOnce, type RunEnv, type RunOutcome } from './run-once.js';
-import { type SweepRow, sweepRow, writeSweepSummary } from './sweep-summary.js';
-
-export type PointStrategy = 'synchronous' | 'throughput' | 'concurrency' | 'rate';
-
-export interface SweepPoint {
-  /** 0-based position in the sweep. */
-  index: number;
-  strategy: PointStrategy;
-  /** Closed-loop concurrency, or the cap of a rate point (null: none). */
-  concurrency: number | null;
-  /** Open-loop target rate (requests/s), null for closed-loop points. */
-  rate: number | null;
-}
+import { prepareRun, runOnce } from './run-once.js';
+import { sweepRow, writeSweepSummary } from './sweep-summary.js';
+import type { RunEnv, RunOutcome, SweepPoint, SweepRow } from './types.js';
 
 /** numpy.linspace(a, b, n). */
 export function linspace(a: number, b: number, n: number): number[] {

@@ -15,42 +15,16 @@ import { RecordsWriter } from '../export/records.js';
 import { displayUnitOf } from '../export/units.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
-import { findMetric, type MetricsSummary } from '../metrics/summary.js';
-import { CatalogueRun } from '../metrics/catalogue-run.js';
+import { findMetric } from '../metrics/summary.js';
+import { CatalogueRun } from './catalogue-run.js';
 import { RecordProcessor } from '../records/process.js';
-import type { ProcessedRecord, RecordError } from '../records/types.js';
+import type { ProcessedRecord } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { openTransport } from '../transport/select.js';
 import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
-import type { ProgressLine } from '../ui/progress.js';
-import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from './benchmark.js';
-import type { RunControl } from './control.js';
-import { buildPlan, type LoadMode, type ResolvedPlan } from './plan.js';
-
-export interface RunEnv {
-  /** The server (or the mock started for the run). */
-  baseUrl: string;
-  tokenizer: TextTokenizer;
-  control: RunControl;
-  /** Where this run's exports go (created if missing). */
-  dir: string;
-  /** The conversations to send; default: the dataset the config describes. */
-  source?: ConversationSource;
-  /** A source and plan already checked (prepareRun), so bad input surfaced before anything started. */
-  prepared?: PreparedRun;
-  log(msg: string): void;
-  progress?: ProgressLine | null;
-  /** Extra top-level fields for profile_export.json (e.g. the sweep point). */
-  extra?: Record<string, unknown>;
-}
-
-export interface RunOutcome {
-  dir: string;
-  mode: LoadMode;
-  summary: MetricsSummary;
-  result: BenchmarkResult;
-  firstError: RecordError | null;
-}
+import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
+import { buildPlan } from '../load/plan.js';
+import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 
 /** Keep what the summary needs; the payloads are already on disk (or not wanted). */
 function slim(rec: ProcessedRecord): ProcessedRecord {
@@ -74,11 +48,6 @@ function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
     grace_period_expired: o.grace_expired,
     sessions: o.sessions,
   };
-}
-
-export interface PreparedRun {
-  source: ConversationSource;
-  resolved: ResolvedPlan;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The sweep's console table: one row per point.
 import { formatNumber } from '../export/format.js';
 import { renderTable } from '../export/table.js';
-import type { SweepRow } from './sweep-summary.js';
+import type { SweepRow } from './types.js';
 
 const num = (v: number | null, d = 2) => (v === null ? '-' : formatNumber(v, d));
 

@@ -1,22 +1,22 @@
 // `profile` wiring: tokenizer → server (the built-in mock, or a preflight of --url) → one run or a
-// sweep (load/run-once.ts, load/sweep.ts) → console. Ctrl-C: the first stops issuing and lets
+// sweep (run-once.ts, sweep.ts, multi-run.ts) → console. Ctrl-C: the first stops issuing and lets
 // in-flight requests finish within the grace period, the second cancels them now, the third quits;
-// the exports are written either way. No logic lives here.
+// the exports are written either way.
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
 import type { RunConfig } from '../config/types.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
-import { prepareRun, runOnce } from '../load/run-once.js';
-import { checkSweep, runSweep } from '../load/sweep.js';
-import { SWEEP_CSV } from '../load/sweep-summary.js';
-import { renderSweepTable } from '../load/sweep-table.js';
+import { prepareRun, runOnce } from './run-once.js';
+import { checkSweep, runSweep } from './sweep.js';
+import { SWEEP_CSV } from './sweep-summary.js';
+import { renderSweepTable } from './sweep-table.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
-import { runRepeated } from '../load/multi-run.js';
+import { runRepeated } from './multi-run.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
 function log(msg: string): void {

@@ -3,12 +3,12 @@
 // (thresholds, goodput SLOs, the network RTT) and the end-of-run report (OSL mismatch warning,
 // network calibration details for profile_export.json).
 import type { RunConfig } from '../config/types.js';
-import { defaultRegistry } from './catalogue.js';
-import { CONVENTION_NAMES, comparisonRegistry, registryFor } from './conventions.js';
-import { resolveSlos } from './goodput.js';
-import type { MetricOptions } from './options.js';
-import { oslMismatchWarning } from './osl-mismatch.js';
-import type { MetricsSummary } from './summary.js';
+import { defaultRegistry } from '../metrics/catalogue.js';
+import { CONVENTION_NAMES, comparisonRegistry, registryFor } from '../metrics/conventions.js';
+import { resolveSlos } from '../metrics/goodput.js';
+import type { MetricOptions } from '../metrics/options.js';
+import { oslMismatchWarning } from '../metrics/osl-mismatch.js';
+import type { MetricsSummary } from '../metrics/summary.js';
 import type { ProcessorOptions } from '../records/process.js';
 import { warn } from '../warnings.js';
 import { NetworkCalibration } from '../transport/network-calibration.js';

@@ -4,37 +4,11 @@ import path from 'node:path';
 import { csvField } from '../export/csv.js';
 import { stringifyWithBigInt } from '../export/format.js';
 import { findMetric, type MetricsSummary } from '../metrics/summary.js';
-import type { SweepConfig } from './config.js';
-import type { RunOutcome } from './run-once.js';
-import type { PointStrategy, SweepPoint } from './sweep.js';
+import type { SweepConfig } from '../load/config.js';
+import type { RunOutcome, SweepPoint, SweepRow } from './types.js';
 
 export const SWEEP_JSON = 'sweep_summary.json';
 export const SWEEP_CSV = 'sweep_summary.csv';
-
-export interface SweepRow {
-  point: number;
-  strategy: PointStrategy;
-  /** Closed-loop concurrency, or a rate point's cap. */
-  concurrency: number | null;
-  /** Target rate of an open-loop point (requests/s). */
-  target_request_rate: number | null;
-  /** Successful requests per second over the profiling window (request_throughput). */
-  achieved_request_rate: number | null;
-  ttft_p50_ms: number | null;
-  ttft_p99_ms: number | null;
-  itl_p50_ms: number | null;
-  itl_p99_ms: number | null;
-  output_token_throughput: number | null;
-  /** Good requests per second (null without goodput SLOs). */
-  goodput: number | null;
-  good_request_fraction: number | null;
-  issued: number;
-  succeeded: number;
-  errored: number;
-  cancelled: number;
-  /** The point's export folder, relative to the sweep folder. */
-  dir: string;
-}
 
 /** A distribution percentile or single value, converted from ns to ms where the metric is in ns. */
 function value(summary: MetricsSummary, tag: string, stat: 'p50' | 'p99' | 'avg'): number | null {
