@@ -9,7 +9,7 @@ export const description = 'sweep-line integration of a run (Effective / Active 
 /**
  * n requests from 1024 closed-loop slots, in the order they were issued (the order records arrive
  * in, give or take the concurrency): TTFT 50–150 ms, decode 1–3 s, ISL 100–2000, OSL 50–500,
- * integer ns relative to the run start, as src/metrics/timeweighted.ts builds them.
+ * integer ns relative to the run start, as src/metrics/core/timeweighted.ts builds them.
  */
 function synthetic(n, seed = 42) {
   const r = rng(seed);
@@ -53,7 +53,7 @@ function agreement(a, b) {
 
 export async function run(ctx) {
   const { native, quick, log } = ctx;
-  const wrapper = await importDist('metrics/sweep.js');
+  const wrapper = await importDist('metrics/core/timeline.js');
   const sweep = wrapper
     ? (c, w0, w1) => wrapper.sweepLine(c, w0, w1)
     : (c, w0, w1) => native.sweepLine(c.start, c.generationStart, c.end, c.isl, c.osl, w0, w1);

@@ -5,10 +5,10 @@
 import type { RunConfig } from '../config/types.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { CONVENTION_NAMES, comparisonRegistry, registryFor } from '../metrics/conventions.js';
-import { resolveSlos } from '../metrics/goodput.js';
-import type { MetricOptions } from '../metrics/options.js';
-import { oslMismatchWarning } from '../metrics/osl-mismatch.js';
-import type { MetricsSummary } from '../metrics/summary.js';
+import { resolveSlos } from '../metrics/families/goodput.js';
+import type { MetricOptions } from '../metrics/core/options.js';
+import { oslMismatchWarning } from '../metrics/families/osl-mismatch.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
 import type { ProcessorOptions } from '../records/process.js';
 import { warn } from '../warnings.js';
 import { NetworkCalibration } from '../transport/network-calibration.js';

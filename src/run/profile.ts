@@ -96,7 +96,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       return;
     }
 
-    // --num-profile-runs N: the run repeated, run_<i>/ each, statistics across them (load/multi-run.ts).
+    // --num-profile-runs N: the run repeated, run_<i>/ each, statistics across them (multi-run.ts).
     if (cfg.statistics.num_profile_runs > 1) {
       const multi = await runRepeated(cfg, env, prepared!);
       const table = renderAggregateTable(multi.runs, cfg.statistics.confidence, { color: process.stdout.isTTY === true });

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { csvField } from '../export/csv.js';
 import { stringifyWithBigInt } from '../export/format.js';
-import { findMetric, type MetricsSummary } from '../metrics/summary.js';
+import { findMetric, type MetricsSummary } from '../metrics/core/summary.js';
 import type { SweepConfig } from '../load/config.js';
 import type { RunOutcome, SweepPoint, SweepRow } from './types.js';
 

@@ -8,7 +8,7 @@
 // --slo-attainment-fraction; a point without that fraction (no goodput SLOs) never stops it.
 import path from 'node:path';
 import type { RunConfig } from '../config/types.js';
-import { findMetric, type MetricsSummary } from '../metrics/summary.js';
+import { findMetric, type MetricsSummary } from '../metrics/core/summary.js';
 import { LOAD_DEFAULTS, type LoadConfig } from '../load/config.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { prepareRun, runOnce } from './run-once.js';

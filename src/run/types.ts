@@ -4,7 +4,7 @@ import type { ConversationSource } from '../dataset/types.js';
 import type { BenchmarkResult } from '../load/benchmark.js';
 import type { RunControl } from '../load/control.js';
 import type { LoadMode, ResolvedPlan } from '../load/plan.js';
-import type { MetricsSummary } from '../metrics/summary.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
 import type { RecordError } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import type { ProgressLine } from '../ui/progress.js';

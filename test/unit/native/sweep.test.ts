@@ -2,7 +2,7 @@
 // schedules computed by hand below, then randomised agreement with the plain JS sweep
 // (bench/sweep-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';
-import { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepRow, type SweepRowStats } from '../../../src/metrics/sweep.js';
+import { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepRow, type SweepRowStats } from '../../../src/metrics/core/timeline.js';
 import { native, NativeArgumentError } from '../../../src/native.js';
 import { jsSweep } from '../../../bench/sweep-js.js';
 import { rng } from '../../helpers/rng.js';

@@ -1,7 +1,7 @@
 // Sweep planning (GuideLLM's sweep, lists), the per-point config, and the summary file shapes.
 import { describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
-import type { MetricsSummary } from '../../../src/metrics/summary.js';
+import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { goodFractionFromSummary, linspace, nextPoint, pointConfig, pointLabel, sweepRates, sweepSize } from '../../../src/run/sweep.js';
 import { renderSweepCsv, sweepRow } from '../../../src/run/sweep-summary.js';
 import type { RunOutcome, SweepPoint } from '../../../src/run/types.js';
