@@ -1,8 +1,8 @@
-// Run-level time-weighted (Effective / Active) metrics: builds the sweep columns from the profiling
-// records, calls the native sweep once, and turns its rows into summary results.
+// Run-level time-weighted (Effective / Active) metrics: builds the timeline columns from the profiling
+// records, calls the native timeline integration once, and turns its rows into summary results.
 import type { ProcessedRecord } from '../../records/types.js';
 import type { TimeWeightedResult } from './summary.js';
-import { sweepLine, type SweepColumns } from './timeline.js';
+import { timeline, type TimelineColumns } from './timeline.js';
 import type { TimeWeightedMetricDef } from './types.js';
 
 export interface TimeWeightedWindow {
@@ -31,7 +31,7 @@ export function timeWeightedWindow(profiling: readonly ProcessedRecord[]): TimeW
 const SOURCES = ['time_to_first_token', 'input_sequence_length', 'output_sequence_length'] as const;
 
 export interface RecordColumns {
-  columns: SweepColumns;
+  columns: TimelineColumns;
   /** The SOURCES tags that at least one record had a value for. */
   present: Set<string>;
 }
@@ -45,7 +45,7 @@ export interface RecordColumns {
 export function recordColumns(records: readonly ProcessedRecord[], origin: bigint): RecordColumns {
   const ok = records.filter((r) => r.status === 'ok');
   const n = ok.length;
-  const columns: SweepColumns = {
+  const columns: TimelineColumns = {
     start: new Float64Array(n),
     generationStart: new Float64Array(n),
     end: new Float64Array(n),
@@ -88,7 +88,7 @@ export function summarizeTimeWeighted(
   if (window === null || window.end_ns <= window.start_ns) return [];
   const { columns, present } = recordColumns(profiling, window.start_ns);
   if (columns.start.length === 0) return [];
-  const sweep = sweepLine(columns, 0, Number(window.end_ns - window.start_ns));
+  const sweep = timeline(columns, 0, Number(window.end_ns - window.start_ns));
   const out: TimeWeightedResult[] = [];
   for (const def of defs) {
     if (!def.requires.every((tag) => present.has(tag))) continue;

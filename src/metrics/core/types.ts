@@ -3,7 +3,7 @@ import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricOptions } from './options.js';
-import type { SweepRow } from './timeline.js';
+import type { TimelineRow } from './timeline.js';
 import type { BaseUnit, DisplayUnit } from './units.js';
 
 export type { BaseUnit, DisplayUnit } from './units.js';
@@ -118,7 +118,7 @@ export interface RunMetricDef extends MetricBase {
 export interface TimeWeightedMetricDef extends MetricBase {
   kind: 'time_weighted';
   /** The step function it reports. */
-  row: SweepRow;
+  row: TimelineRow;
 }
 
 export type MetricDef = RecordMetricDef | RunMetricDef | TimeWeightedMetricDef;

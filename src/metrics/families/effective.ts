@@ -3,7 +3,7 @@
 //
 // Effective: the time-weighted average of a step function over the whole run window (first credit
 // to last response). Active: the same, over the time when the curve's phase has a request in
-// flight. Both report duration-weighted percentiles. The curves (native/sweep.h) treat each
+// flight. Both report duration-weighted percentiles. The curves (native/timeline.h) treat each
 // successful request as in prefill on [start, first token) and in decode on [first token, end)
 // (without a first token, in prefill for its whole life):
 //   prefill rate = ISL / (first token − start); decode rate = (OSL − 1) / (end − first token), the
@@ -14,7 +14,7 @@
 // See src/metrics/core/timeweighted.ts for the columns and the window.
 import { MetricFlag, type RecordMetricDef, type TimeWeightedMetricDef } from '../core/types.js';
 import { diffNs } from '../core/helpers.js';
-import type { SweepRow } from '../core/timeline.js';
+import type { TimelineRow } from '../core/timeline.js';
 
 /**
  * end_ns − credit_issued_ns: request latency plus the time the credit waited before the request
@@ -44,7 +44,7 @@ const TOKENS = [...PHASES, 'input_sequence_length', 'output_sequence_length'];
 function tw(
   tag: string,
   header: string,
-  row: SweepRow,
+  row: TimelineRow,
   unit: 'requests' | 'tokens' | 'tokens/s' | 'tokens/s/user',
   requires: string[],
 ): TimeWeightedMetricDef {

@@ -1,4 +1,4 @@
-// The JS binding of the sweep line: `sweepLine(...)`, one call per run (see sweep.h).
+// The JS binding of the timeline integration: `timeline(...)`, one call per run (see timeline.h).
 #include <napi.h>
 
 #include <exception>
@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "sweep.h"
+#include "timeline.h"
 
 namespace servebench {
 
@@ -20,9 +20,9 @@ namespace {
 
 const char* const kColumnNames[5] = {"start", "generationStart", "end", "isl", "osl"};
 
-Napi::Value SweepLine(const Napi::CallbackInfo& info) {
+Napi::Value Timeline(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  // Guards only: the TS wrapper (src/metrics/sweep.ts) validates properly.
+  // Guards only: the TS wrapper (src/metrics/core/timeline.ts) validates properly.
   if (info.Length() != 7) {
     ThrowType(env, "sweepLine(start, generationStart, end, isl, osl, windowStart, windowEnd): expected 7 arguments");
   }
@@ -41,14 +41,14 @@ Napi::Value SweepLine(const Napi::CallbackInfo& info) {
   if (!info[5].IsNumber() || !info[6].IsNumber()) {
     ThrowType(env, "sweepLine: windowStart and windowEnd must be numbers");
   }
-  SweepColumns cols{data[0], data[1], data[2], data[3], data[4], n, info[5].As<Napi::Number>().DoubleValue(),
+  TimelineColumns cols{data[0], data[1], data[2], data[3], data[4], n, info[5].As<Napi::Number>().DoubleValue(),
                     info[6].As<Napi::Number>().DoubleValue()};
-  Napi::Float64Array out = Napi::Float64Array::New(env, kSweepOutputLength);
+  Napi::Float64Array out = Napi::Float64Array::New(env, kTimelineOutputLength);
   std::string error;
   bool ok = false;
   try {
     // Synchronous: one call at the end of a run, over columns the caller owns.
-    ok = RunSweep(cols, out.Data(), std::thread::hardware_concurrency() >= 2 ? 2 : 1, &error);
+    ok = RunTimeline(cols, out.Data(), std::thread::hardware_concurrency() >= 2 ? 2 : 1, &error);
   } catch (const std::bad_alloc&) {
     Napi::Error err = Napi::Error::New(env, "sweepLine: out of memory for " + std::to_string(n) + " requests");
     err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP_MEMORY"));
@@ -65,8 +65,8 @@ Napi::Value SweepLine(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-void RegisterSweep(Napi::Env env, Napi::Object exports) {
-  exports.Set("sweepLine", Napi::Function::New(env, SweepLine, "sweepLine"));
+void RegisterTimeline(Napi::Env env, Napi::Object exports) {
+  exports.Set("timeline", Napi::Function::New(env, Timeline, "timeline"));
 }
 
 }  // namespace servebench

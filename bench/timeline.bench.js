@@ -1,8 +1,8 @@
-// Sweep-line integration (Effective / Active metrics, native/sweep.cc): one call over a run's
-// request columns, against the same sweep in plain JS (bench/sweep-js.js: comparator sort of the
+// Sweep-line integration (Effective / Active metrics, native/timeline.cc): one call over a run's
+// request columns, against the same sweep in plain JS (bench/timeline-js.js: comparator sort of the
 // events, a loop, exact percentiles by sorting each curve's values), on synthetic closed-loop runs.
 import { duration, importDist, measure, measureInterleaved, median, ratio, rng, si, spread } from './lib.js';
-import { jsSweep } from './sweep-js.js';
+import { jsTimeline } from './timeline-js.js';
 
 export const description = 'sweep-line integration of a run (Effective / Active metrics), native vs plain JS';
 
@@ -55,8 +55,8 @@ export async function run(ctx) {
   const { native, quick, log } = ctx;
   const wrapper = await importDist('metrics/core/timeline.js');
   const sweep = wrapper
-    ? (c, w0, w1) => wrapper.sweepLine(c, w0, w1)
-    : (c, w0, w1) => native.sweepLine(c.start, c.generationStart, c.end, c.isl, c.osl, w0, w1);
+    ? (c, w0, w1) => wrapper.timeline(c, w0, w1)
+    : (c, w0, w1) => native.timeline(c.start, c.generationStart, c.end, c.isl, c.osl, w0, w1);
   const small = quick ? 10_000 : 1_000_000;
   const large = quick ? 100_000 : 10_000_000;
   const rows = [];
@@ -65,11 +65,11 @@ export async function run(ctx) {
   // Native and JS on the same run, round-robin, so load from elsewhere hits both alike.
   log(`sweep: ${small} requests, native vs JS`);
   const a = synthetic(small);
-  const [nat, js] = measureInterleaved([() => sweep(a.cols, 0, a.end), () => jsSweep(a.cols, 0, a.end)], {
+  const [nat, js] = measureInterleaved([() => sweep(a.cols, 0, a.end), () => jsTimeline(a.cols, 0, a.end)], {
     reps: quick ? 2 : 3,
     warmup: 1,
   });
-  const diff = agreement(sweep(a.cols, 0, a.end), jsSweep(a.cols, 0, a.end));
+  const diff = agreement(sweep(a.cols, 0, a.end), jsTimeline(a.cols, 0, a.end));
   rows.push(row(small, 'native (addon)', nat, median(js)));
   rows.push(row(small, 'plain JS sweep', js, median(js)));
   notes.push(`averages of native and JS agree to ${diff.toExponential(1)} (relative); percentiles to 2^-12 (native histogram buckets)`);

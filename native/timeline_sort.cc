@@ -1,4 +1,4 @@
-#include "sweep_sort.h"
+#include "timeline_sort.h"
 
 #include <vector>
 

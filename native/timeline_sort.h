@@ -1,4 +1,4 @@
-// Event streams for the sweep line (native/sweep.cc): large uninitialised arrays, buffers of
+// Event streams for the sweep line (native/timeline.cc): large uninitialised arrays, buffers of
 // (time key, request ref), the time -> key mapping, a two-thread helper, and the radix sort.
 // Internal to the sweep; not a capability of its own.
 #pragma once

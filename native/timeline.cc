@@ -1,4 +1,4 @@
-#include "sweep.h"
+#include "timeline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sweep_hist.h"
-#include "sweep_sort.h"
-#include "sweep_walk.h"
+#include "timeline_hist.h"
+#include "timeline_sort.h"
+#include "timeline_walk.h"
 
 namespace servebench {
 
@@ -42,7 +42,7 @@ struct View {
   int row;
   int mask;
 };
-constexpr View kViews[kSweepRows] = {
+constexpr View kViews[kTimelineRows] = {
     {kRowConcurrency, kNoMask},
     {kRowDecodeConcurrency, kNoMask},
     {kRowPrefillConcurrency, kNoMask},
@@ -159,7 +159,7 @@ void Percentiles(Visit&& visit, double* o) {
 // A time that splits the events about in half: the median of the (clipped) start and end times of
 // up to 1024 requests spread over the columns; an integer, so that it is a valid key in either
 // key mode once it is clamped to the earliest event.
-double SplitTime(const SweepColumns& cols, double w0, double w1) {
+double SplitTime(const TimelineColumns& cols, double w0, double w1) {
   std::vector<double> t;
   const size_t step = std::max<size_t>(1, cols.n / 1024);
   for (size_t i = 0; i < cols.n; i += step) {
@@ -188,7 +188,7 @@ struct Prepped {
 // Checks requests [lo, hi), clips them to the window, works out their rates (req[i]) and writes
 // their events from position lo of each stream (times as raw double bits: whether they can be
 // integer keys is known only once every part is done). Stops at the first bad request.
-void Prep(const SweepColumns& cols, size_t lo, size_t hi, double split, Req* req, Buf& S, Buf& B, Buf& E,
+void Prep(const TimelineColumns& cols, size_t lo, size_t hi, double split, Req* req, Buf& S, Buf& B, Buf& E,
           Prepped& out) {
   const double w0 = cols.window_start, w1 = cols.window_end;
   size_t m = lo, nb = lo;
@@ -270,7 +270,7 @@ void Append(Buf& buf, size_t from, size_t count) {
 
 }  // namespace
 
-bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* error) {
+bool RunTimeline(const TimelineColumns& cols, double* out, int threads, std::string* error) {
   const double w0 = cols.window_start;
   const double w1 = cols.window_end;
   if (!std::isfinite(w0) || !std::isfinite(w1) || w1 < w0) {
@@ -344,14 +344,14 @@ bool RunSweep(const SweepColumns& cols, double* out, int threads, std::string* e
   const Accum& a = acc[0];
 
   const double window = w1 - w0;
-  std::fill(out, out + kSweepOutputLength, kNaN);
+  std::fill(out, out + kTimelineOutputLength, kNaN);
   out[kHeadRequests] = static_cast<double>(m);
   out[kHeadSegments] = static_cast<double>(a.segments);
   out[kHeadWindow] = window;
-  for (int view = 0; view < kSweepRows; ++view) {
+  for (int view = 0; view < kTimelineRows; ++view) {
     const View& vw = kViews[view];
     const double weight = vw.mask == kNoMask ? window : a.MaskTime(vw.mask);
-    double* o = out + kSweepHeadLen + static_cast<size_t>(view) * kSweepStats;
+    double* o = out + kTimelineHeadLen + static_cast<size_t>(view) * kTimelineStats;
     o[kStatWeight] = weight;
     if (!(weight > 0) || a.segments == 0) continue;
     o[kStatAvg] = a.Sum(vw.row) / weight;

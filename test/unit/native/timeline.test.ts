@@ -1,10 +1,10 @@
-// Golden tests of the native sweep line (native/sweep.cc through src/metrics/sweep.ts): small
+// Golden tests of the native sweep line (native/timeline.cc through src/metrics/core/timeline.ts): small
 // schedules computed by hand below, then randomised agreement with the plain JS sweep
-// (bench/sweep-js.js), and bad arguments.
+// (bench/timeline-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';
-import { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepRow, type SweepRowStats } from '../../../src/metrics/core/timeline.js';
+import { timeline, TIMELINE_ROWS, type TimelineColumns, type TimelineRow, type TimelineRowStats } from '../../../src/metrics/core/timeline.js';
 import { native, NativeArgumentError } from '../../../src/native.js';
-import { jsSweep } from '../../../bench/sweep-js.js';
+import { jsTimeline } from '../../../bench/timeline-js.js';
 import { rng } from '../../helpers/rng.js';
 
 const S = 1e9; // the sweep works in ns; schedules are written in seconds
@@ -17,7 +17,7 @@ interface Req {
   osl: number | null;
 }
 
-function columns(reqs: Req[]): SweepColumns {
+function columns(reqs: Req[]): TimelineColumns {
   const col = (f: (r: Req) => number) => Float64Array.from(reqs, f);
   return {
     start: col((r) => r.s * S),
@@ -30,14 +30,14 @@ function columns(reqs: Req[]): SweepColumns {
 
 type Expect = [avg: number, p50: number, p90: number, p95: number, p99: number, max: number];
 
-function expectRow(row: SweepRowStats, want: Expect, name: string) {
+function expectRow(row: TimelineRowStats, want: Expect, name: string) {
   const got = [row.avg, row.p50, row.p90, row.p95, row.p99, row.max];
   // Averages divide by the window; percentiles and maxima are attained values, so exact.
   expect(got[0], `${name} avg`).toBeCloseTo(want[0], 9);
   expect(got.slice(1), `${name} p50..max`).toEqual(want.slice(1));
 }
 
-describe('sweepLine: overlapping requests, a gap, zero-length phases, no first token', () => {
+describe('timeline: overlapping requests, a gap, zero-length phases, no first token', () => {
   // Window [0, 12] s.
   //   R1: start 0, first token 1, end 5, ISL 100, OSL 41: prefill 100/1 = 100 tok/s on [0, 1),
   //       decode (41 - 1)/4 = 10 tok/s on [1, 5); holds 100 tokens, then 141.
@@ -66,8 +66,8 @@ describe('sweepLine: overlapping requests, a gap, zero-length phases, no first t
     { s: 0.5, g: null, e: 6, isl: 275, osl: 0 },
     { s: 7, g: 7.5, e: 7.5, isl: 200, osl: 1 },
   ];
-  const r = sweepLine(columns(reqs), 0, 12 * S);
-  const row = (name: SweepRow) => r.rows[name];
+  const r = timeline(columns(reqs), 0, 12 * S);
+  const row = (name: TimelineRow) => r.rows[name];
 
   it('counts requests and segments', () => {
     expect(r.requests).toBe(4);
@@ -127,19 +127,19 @@ describe('sweepLine: overlapping requests, a gap, zero-length phases, no first t
   });
 
   it('effective rows weigh over the whole window', () => {
-    for (const name of SWEEP_ROWS.filter((n) => !n.startsWith('active_'))) expect(r.rows[name].weight_ns).toBe(12 * S);
+    for (const name of TIMELINE_ROWS.filter((n) => !n.startsWith('active_'))) expect(r.rows[name].weight_ns).toBe(12 * S);
   });
 
   it('does not depend on the order of the requests', () => {
-    const shuffled = sweepLine(columns([reqs[2], reqs[0], reqs[3], reqs[1]]), 0, 12 * S);
-    for (const name of SWEEP_ROWS) {
+    const shuffled = timeline(columns([reqs[2], reqs[0], reqs[3], reqs[1]]), 0, 12 * S);
+    for (const name of TIMELINE_ROWS) {
       expect(shuffled.rows[name].avg).toBeCloseTo(r.rows[name].avg, 9);
       expect(shuffled.rows[name].p90).toBe(r.rows[name].p90);
     }
   });
 });
 
-describe('sweepLine: requests clipped by the window', () => {
+describe('timeline: requests clipped by the window', () => {
   // Window [10, 20] s.
   //   R1: start 5, first token 12, end 15, ISL 700, OSL 31: prefill 700/7 = 100 tok/s (the whole
   //       phase, not its clipped part), counted on [10, 12); decode 30/3 = 10 tok/s on [12, 15).
@@ -156,7 +156,7 @@ describe('sweepLine: requests clipped by the window', () => {
   //   [16, 18) 2 s: idle
   //   [18, 19) 1 s: R2 P         c 1, pc 1, pt 100, tif 100
   //   [19, 20) 1 s: R2 D         c 1, dc 1, dt 10, tif 161
-  const r = sweepLine(
+  const r = timeline(
     columns([
       { s: 5, g: 12, e: 15, isl: 700, osl: 31 },
       { s: 18, g: 19, e: 25, isl: 100, osl: 61 },
@@ -191,9 +191,9 @@ describe('sweepLine: requests clipped by the window', () => {
   });
 });
 
-describe('sweepLine: edge cases', () => {
+describe('timeline: edge cases', () => {
   it('no requests: the curves are 0 over the window, and no phase is ever active', () => {
-    const r = sweepLine(columns([]), 0, 5 * S);
+    const r = timeline(columns([]), 0, 5 * S);
     expect(r.requests).toBe(0);
     expectRow(r.rows.concurrency, [0, 0, 0, 0, 0, 0], 'concurrency');
     expect(r.rows.active_decode_throughput.weight_ns).toBe(0);
@@ -201,13 +201,13 @@ describe('sweepLine: edge cases', () => {
   });
 
   it('an empty window has no value anywhere', () => {
-    const r = sweepLine(columns([{ s: 1, g: 2, e: 3, isl: 1, osl: 2 }]), 2 * S, 2 * S);
+    const r = timeline(columns([{ s: 1, g: 2, e: 3, isl: 1, osl: 2 }]), 2 * S, 2 * S);
     expect(r.requests).toBe(0);
-    for (const name of SWEEP_ROWS) expect(r.rows[name].avg).toBeNaN();
+    for (const name of TIMELINE_ROWS) expect(r.rows[name].avg).toBeNaN();
   });
 
   it('unknown token counts add no rate and no tokens, but the request is still in flight', () => {
-    const r = sweepLine(columns([{ s: 0, g: 1, e: 2, isl: null, osl: null }]), 0, 2 * S);
+    const r = timeline(columns([{ s: 0, g: 1, e: 2, isl: null, osl: null }]), 0, 2 * S);
     expect(r.rows.concurrency.avg).toBe(1);
     expect(r.rows.prefill_concurrency.avg).toBe(0.5);
     expect(r.rows.decode_throughput.max).toBe(0);
@@ -218,15 +218,15 @@ describe('sweepLine: edge cases', () => {
   it('accepts fractional ns (the non-integer key path) with the same results', () => {
     // The same two requests, shifted by half a ns: averages and percentiles do not move.
     const base = { s: 0, g: 1, e: 3, isl: 100, osl: 21 };
-    const a = sweepLine(columns([base, { ...base, s: 2, g: 2.5, e: 4 }]), 0, 5 * S);
+    const a = timeline(columns([base, { ...base, s: 2, g: 2.5, e: 4 }]), 0, 5 * S);
     const half = (c: Float64Array) => c.map((x) => x + 0.5);
     const cols = columns([base, { ...base, s: 2, g: 2.5, e: 4 }]);
-    const b = sweepLine(
+    const b = timeline(
       { ...cols, start: half(cols.start), generationStart: half(cols.generationStart), end: half(cols.end) },
       0.5,
       5 * S + 0.5,
     );
-    for (const name of SWEEP_ROWS) {
+    for (const name of TIMELINE_ROWS) {
       expect(b.rows[name].avg).toBeCloseTo(a.rows[name].avg, 6);
       expect(b.rows[name].p99).toBeCloseTo(a.rows[name].p99, 6);
     }
@@ -236,7 +236,7 @@ describe('sweepLine: edge cases', () => {
     // Decode rates 1000, 1000.1 and 1000.2 tok/s (within one bucket of width 2^-12 ≈ 0.024 %),
     // each alone in flight for 1 s: the exact p50 is 1000.1 and p99 1000.2.
     const one = (t: number, rate: number): Req => ({ s: t, g: t, e: t + 1, isl: 0, osl: rate + 1 });
-    const r = sweepLine(columns([one(0, 1000), one(1, 1000.1), one(2, 1000.2)]), 0, 3 * S);
+    const r = timeline(columns([one(0, 1000), one(1, 1000.1), one(2, 1000.2)]), 0, 3 * S);
     const { p50, p99, max } = r.rows.decode_throughput;
     expect(max).toBeCloseTo(1000.2, 6);
     for (const [got, exact] of [
@@ -250,7 +250,7 @@ describe('sweepLine: edge cases', () => {
 });
 
 /** n requests from `slots` closed-loop slots, integer ns, some without a first token or counts. */
-function randomRun(n: number, slots: number, seed: number): { cols: SweepColumns; end: number } {
+function randomRun(n: number, slots: number, seed: number): { cols: TimelineColumns; end: number } {
   const r = rng(seed);
   const reqs: Req[] = [];
   const free = new Array<number>(slots).fill(0);
@@ -264,7 +264,7 @@ function randomRun(n: number, slots: number, seed: number): { cols: SweepColumns
     reqs.push({ s, g: noToken ? null : s + ttft, e, isl: r() < 0.02 ? null : Math.floor(r() * 2000), osl: Math.floor(r() * 500) });
   }
   const end = Math.max(...free);
-  const cols: SweepColumns = {
+  const cols: TimelineColumns = {
     start: Float64Array.from(reqs, (q) => q.s),
     generationStart: Float64Array.from(reqs, (q) => (q.g === null ? NaN : q.g)),
     end: Float64Array.from(reqs, (q) => q.e),
@@ -274,12 +274,12 @@ function randomRun(n: number, slots: number, seed: number): { cols: SweepColumns
   return { cols, end };
 }
 
-function expectAgreement(cols: SweepColumns, w0: number, w1: number) {
-  const got = sweepLine(cols, w0, w1);
-  const want = jsSweep(cols, w0, w1);
+function expectAgreement(cols: TimelineColumns, w0: number, w1: number) {
+  const got = timeline(cols, w0, w1);
+  const want = jsTimeline(cols, w0, w1);
   expect(got.requests).toBe(want.requests);
   expect(got.segments).toBe(want.segments);
-  for (const name of SWEEP_ROWS) {
+  for (const name of TIMELINE_ROWS) {
     const g = got.rows[name];
     const w = want.rows[name];
     expect(g.weight_ns, `${name} weight`).toBeCloseTo(w.weight_ns, 0);
@@ -294,7 +294,7 @@ function expectAgreement(cols: SweepColumns, w0: number, w1: number) {
   }
 }
 
-describe('sweepLine agrees with a plain JS sweep', () => {
+describe('timeline agrees with a plain JS sweep', () => {
   it('on small random runs, clipped and not', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { cols, end } = randomRun(40, 4, seed);
@@ -309,11 +309,11 @@ describe('sweepLine agrees with a plain JS sweep', () => {
   });
 });
 
-describe('sweepLine: bad arguments', () => {
+describe('timeline: bad arguments', () => {
   const ok = columns([{ s: 0, g: 1, e: 2, isl: 1, osl: 2 }]);
 
   it('the wrapper refuses wrong column types, lengths and windows with a coded TypeError', () => {
-    const cases: [SweepColumns, number, number][] = [
+    const cases: [TimelineColumns, number, number][] = [
       [{ ...ok, start: [0] as unknown as Float64Array }, 0, 1],
       [{ ...ok, osl: new Float32Array(1) as unknown as Float64Array }, 0, 1],
       [{ ...ok, end: new Float64Array(2) }, 0, 1],
@@ -322,9 +322,9 @@ describe('sweepLine: bad arguments', () => {
       [ok, 0, Infinity],
     ];
     for (const [cols, w0, w1] of cases) {
-      expect(() => sweepLine(cols, w0, w1)).toThrow(NativeArgumentError);
+      expect(() => timeline(cols, w0, w1)).toThrow(NativeArgumentError);
       try {
-        sweepLine(cols, w0, w1);
+        timeline(cols, w0, w1);
       } catch (err) {
         expect(err).toBeInstanceOf(TypeError);
         expect((err as NativeArgumentError).code).toBe('SB_NATIVE_BAD_ARG');
@@ -343,23 +343,23 @@ describe('sweepLine: bad arguments', () => {
     ];
     for (const b of bad) {
       const cols = columns([{ s: 0, g: 1, e: 2, isl: 1, osl: 2 }, b]);
-      expect(() => sweepLine(cols, 0, 10 * S)).toThrow(/request 1:/);
-      expect(() => sweepLine(cols, 0, 10 * S)).toThrow(NativeArgumentError);
+      expect(() => timeline(cols, 0, 10 * S)).toThrow(/request 1:/);
+      expect(() => timeline(cols, 0, 10 * S)).toThrow(NativeArgumentError);
     }
   });
 
   it('the addon itself guards: wrong arity, types, lengths and detached buffers throw, never crash', () => {
     const f = new Float64Array(1);
     const calls: (() => unknown)[] = [
-      () => (native.sweepLine as unknown as () => unknown)(),
-      () => native.sweepLine(f, f, f, f, [1] as unknown as Float64Array, 0, 1),
-      () => native.sweepLine(f, f, f, f, new Float64Array(3), 0, 1),
-      () => native.sweepLine(f, f, f, f, f, '0' as unknown as number, 1),
-      () => native.sweepLine(f, f, f, f, f, 1, 0),
+      () => (native.timeline as unknown as () => unknown)(),
+      () => native.timeline(f, f, f, f, [1] as unknown as Float64Array, 0, 1),
+      () => native.timeline(f, f, f, f, new Float64Array(3), 0, 1),
+      () => native.timeline(f, f, f, f, f, '0' as unknown as number, 1),
+      () => native.timeline(f, f, f, f, f, 1, 0),
       () => {
         const d = new Float64Array(1);
         structuredClone(d.buffer, { transfer: [d.buffer] });
-        return native.sweepLine(f, f, d, f, f, 0, 1);
+        return native.timeline(f, f, d, f, f, 0, 1);
       },
     ];
     for (const call of calls) {

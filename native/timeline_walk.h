@@ -1,4 +1,4 @@
-// The walk of the sweep line (native/sweep.cc): each request's contribution to the running sums,
+// The walk of the sweep line (native/timeline.cc): each request's contribution to the running sums,
 // and the merge of the three sorted event streams into steps of positive duration.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sweep_sort.h"
+#include "timeline_sort.h"
 
 namespace servebench {
 namespace sweepline {

@@ -18,11 +18,11 @@
 // of the three sorts by halves, and the sweep by time (at a sampled median
 // event time, from the state there).
 //
-// The core (RunSweep: sweep.cc, with sweep_sort.* for the event streams,
-// sweep_walk.h for the walk and sweep_hist.h for the histograms) is plain C++
+// The core (RunTimeline: timeline.cc, with timeline_sort.* for the event streams,
+// timeline_walk.h for the walk and timeline_hist.h for the histograms) is plain C++
 // with no N-API dependency, so it can be built alone for benchmarks and
-// sanitizers. sweep_binding.cc adds the JS binding `sweepLine` (one call per
-// run) through RegisterSweep.
+// sanitizers. timeline_binding.cc adds the JS binding `timeline` (one call per
+// run) through RegisterTimeline.
 #pragma once
 
 #include <cstddef>
@@ -36,10 +36,10 @@ class Object;
 
 namespace servebench {
 
-// Rows of the result, in this order (src/metrics/sweep.ts mirrors it).
+// Rows of the result, in this order (src/metrics/core/timeline.ts mirrors it).
 // Rates are per second (times are ns); per-user rows divide a throughput by
 // the matching concurrency on each segment (0 where that concurrency is 0).
-enum SweepRow : int {
+enum TimelineRow : int {
   kRowConcurrency,
   kRowDecodeConcurrency,
   kRowPrefillConcurrency,
@@ -56,25 +56,25 @@ enum SweepRow : int {
   kRowActiveTotalThroughput,
   kRowActiveDecodeThroughputPerUser,
   kRowActivePrefillThroughputPerUser,
-  kSweepRows
+  kTimelineRows
 };
 
 // Per row: the time-weighted average, duration-weighted percentiles, the
 // maximum over segments of positive duration, and the duration weighted over
 // (the window, or the active time). Stats are NaN when the weight is 0.
-enum SweepStat : int { kStatAvg, kStatP50, kStatP90, kStatP95, kStatP99, kStatMax, kStatWeight, kSweepStats };
+enum TimelineStat : int { kStatAvg, kStatP50, kStatP90, kStatP95, kStatP99, kStatMax, kStatWeight, kTimelineStats };
 
 // The result starts with a header.
-enum SweepHead : int {
+enum TimelineHead : int {
   kHeadRequests,  // requests with a part of positive length inside the window
   kHeadSegments,  // steps of positive duration (the parts between distinct event times)
   kHeadWindow,    // window_end - window_start
-  kSweepHeadLen
+  kTimelineHeadLen
 };
 
-constexpr size_t kSweepOutputLength = kSweepHeadLen + static_cast<size_t>(kSweepRows) * kSweepStats;
+constexpr size_t kTimelineOutputLength = kTimelineHeadLen + static_cast<size_t>(kTimelineRows) * kTimelineStats;
 
-struct SweepColumns {
+struct TimelineColumns {
   const double* start;             // ns
   const double* generation_start;  // ns; NaN: the request has no first token
   const double* end;               // ns
@@ -85,16 +85,16 @@ struct SweepColumns {
   double window_end;
 };
 
-// Checks the columns and runs the sweep, writing kSweepOutputLength doubles
+// Checks the columns and runs the sweep, writing kTimelineOutputLength doubles
 // to `out`. Returns false, with `error` set, for unusable input: a window
 // that is not finite or ends before it starts, a start or end that is not
 // finite, end < start, a first token outside [start, end], a negative or
 // infinite token count. Throws std::bad_alloc when memory runs out.
 // `threads` (1 or 2) is how many threads sort the event streams.
-bool RunSweep(const SweepColumns& columns, double* out, int threads, std::string* error);
+bool RunTimeline(const TimelineColumns& columns, double* out, int threads, std::string* error);
 
-// Adds `sweepLine(start, generationStart, end, isl, osl, windowStart,
+// Adds `timeline(start, generationStart, end, isl, osl, windowStart,
 // windowEnd): Float64Array` to the exports.
-void RegisterSweep(Napi::Env env, Napi::Object exports);
+void RegisterTimeline(Napi::Env env, Napi::Object exports);
 
 }  // namespace servebench

@@ -1,5 +1,5 @@
-// The sweep line as one would write it in plain JS: the comparison point for native/sweep.cc in
-// bench/sweep.bench.js, and the oracle of its randomised tests. Same definitions (native/sweep.h):
+// The sweep line as one would write it in plain JS: the comparison point for native/timeline.cc in
+// bench/timeline.bench.js, and the oracle of its randomised tests. Same definitions (native/timeline.h):
 // each request is in prefill on [s, b) and in decode on [b, e) after clipping to the window; rates
 // use the unclipped phases; events at one time apply together; a rate sum is exactly 0 when no
 // request with a non-zero rate is in its phase. It shares no code with the native one: events are
@@ -52,7 +52,7 @@ const QUANTILES = [
  * @param {number} w0 window start
  * @param {number} w1 window end
  */
-export function jsSweep(cols, w0, w1) {
+export function jsTimeline(cols, w0, w1) {
   const n = cols.start.length;
   // Events: time, kind (0 open, 1 prefill -> decode, 2 close), request; and per-request data.
   const time = new Float64Array(3 * n);

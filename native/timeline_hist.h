@@ -1,4 +1,4 @@
-// The duration-weighted histogram of the sweep line (native/sweep.cc). Header-only: Add runs for
+// The duration-weighted histogram of the sweep line (native/timeline.cc). Header-only: Add runs for
 // every curve on every step of the sweep and must inline there.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "sweep_sort.h"
+#include "timeline_sort.h"
 
 namespace servebench {
 namespace sweepline {
