@@ -5,9 +5,9 @@
       "sources": [
         "native/addon.cc",
         "native/sse.cc",
-        "native/sweep.cc",
-        "native/sweep_sort.cc",
-        "native/sweep_binding.cc",
+        "native/timeline.cc",
+        "native/timeline_sort.cc",
+        "native/timeline_binding.cc",
         "native/hdr.cc",
         "native/hdr_codec.cc",
         "native/hdr_binding.cc",

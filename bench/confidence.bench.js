@@ -9,9 +9,9 @@ export const description = 'confidence intervals: exact order-statistic ranks an
 const QS = [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999];
 
 export async function run(ctx) {
-  const conf = await importDist('metrics/confidence.js');
-  const hist = await importDist('metrics/histogram.js');
-  const stats = await importDist('metrics/stats.js');
+  const conf = await importDist('metrics/core/confidence.js');
+  const hist = await importDist('metrics/core/histogram.js');
+  const stats = await importDist('metrics/core/stats.js');
   if (!conf || !hist || !stats) throw new Error('confidence bench: dist/ is not built (npx tsc -p tsconfig.build.json)');
   const reps = ctx.quick ? 3 : 9;
 

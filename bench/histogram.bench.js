@@ -39,7 +39,7 @@ export async function run(ctx) {
   } catch {
     ctx.log('  histogram: hdr-histogram-js not installed, its row is skipped');
   }
-  const metricHistogram = await importDist('metrics/histogram.js');
+  const metricHistogram = await importDist('metrics/core/histogram.js');
 
   // The answers must agree before the times mean anything: the histogram's percentiles are within
   // 10^-3 of the exact nearest-rank ones (and never below them).

@@ -7,12 +7,12 @@
 #include "http1.h"
 #include "mockserver.h"
 #include "sse.h"
-#include "sweep.h"
+#include "timeline.h"
 #include "power.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
-  servebench::RegisterSweep(env, exports);
+  servebench::RegisterTimeline(env, exports);
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);
   servebench::RegisterEngine(env, exports);

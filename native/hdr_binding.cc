@@ -1,5 +1,5 @@
 // The JS class `Histogram` over HdrHistogram (hdr.h). Guards only: the TS
-// wrapper (src/metrics/histogram.ts) validates properly. Bad arguments throw a
+// wrapper (src/metrics/core/histogram.ts) validates properly. Bad arguments throw a
 // TypeError with code SB_NATIVE_BAD_ARG; a bad encoding throws an Error with
 // code SB_HDR_DECODE. Nothing here can crash the process on bad input.
 #include <napi.h>

@@ -1,5 +1,5 @@
 // HdrHistogram's V2 encoding (uncompressed; the zlib envelope and base64 are
-// done in TypeScript with node:zlib, see src/metrics/histogram-codec.ts).
+// done in TypeScript with node:zlib, see src/metrics/core/histogram-codec.ts).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>

@@ -178,7 +178,7 @@ export interface NativePowerPoller {
  * counts, auto-resizing. Values are multiplied by `scale` and rounded half up to integers; a
  * negative value is recorded as 0 and counted in `clamped`. count/min/max/mean/std/sum are exact
  * statistics of the recorded (scaled, pre-rounding) values; only percentiles are bucketed. After
- * `decode` they are estimated from the buckets. src/metrics/histogram.ts is the validating wrapper.
+ * `decode` they are estimated from the buckets. src/metrics/core/histogram.ts is the validating wrapper.
  */
 export interface NativeHistogram {
   /** Records one value times `scale` (default 1); NaN, ±Infinity or ≥ 2^62 after scaling throw. */
@@ -251,11 +251,11 @@ export interface NativeAddon {
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
   /**
    * The time-weighted (Effective / Active) metrics of a run, in one call over per-request columns
-   * (see src/metrics/sweep.ts, the validating wrapper, and native/sweep.h for the result layout).
+   * (see src/metrics/core/timeline.ts, the validating wrapper, and native/timeline.h for the result layout).
    * Bad arguments, or a request that breaks start <= generationStart <= end, throw a TypeError
    * with code SB_NATIVE_BAD_ARG.
    */
-  sweepLine(
+  timeline(
     start: Float64Array,
     generationStart: Float64Array,
     end: Float64Array,

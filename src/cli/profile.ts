@@ -2,7 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { buildRunConfig, type ProfileFlags } from '../config/validate.js';
 import { profileOptions } from './profile-options.js';
-import { runProfile } from './run-profile.js';
+import { runProfile } from '../run/profile.js';
 
 export const profileCommand: CommandModule<object, ProfileFlags> = {
   command: 'profile',

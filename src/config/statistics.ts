@@ -2,7 +2,7 @@
 // (--convention) and repeated runs (--num-profile-runs, --profile-run-cooldown-seconds).
 // Parsed from the flags once; bad values are InvalidArgumentError (one line, exit code 2).
 import { InvalidArgumentError } from '../errors.js';
-import { parseConfidence } from '../metrics/confidence.js';
+import { parseConfidence } from '../metrics/core/confidence.js';
 import { CONVENTION_CHOICES, DEFAULT_CONVENTION, type ConventionChoice } from '../metrics/conventions.js';
 
 export const MAX_PROFILE_RUNS = 10;

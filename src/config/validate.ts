@@ -5,7 +5,7 @@ import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
 import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
-import { parseGoodputSpec } from '../metrics/goodput.js';
+import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';

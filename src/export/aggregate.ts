@@ -4,13 +4,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { aggregateValues, type AggregateStats } from '../metrics/aggregate.js';
-import type { MetricsSummary } from '../metrics/summary.js';
-import { MetricFlag } from '../metrics/types.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
+import { MetricFlag } from '../metrics/core/types.js';
 import { CONSOLE_GROUP_ORDER } from './console.js';
 import { formatNumber, stringifyWithBigInt } from './format.js';
-import { metricEntry } from './json.js';
+import { metricEntry } from './metric-entry.js';
 import { renderTable, type Column } from './table.js';
-import { withUnit } from './units.js';
+import { withUnit } from '../metrics/core/units.js';
 
 export const AGGREGATE_DIR = 'aggregate';
 export const AGGREGATE_JSON = 'profile_export_aggregate.json';

@@ -1,7 +1,7 @@
 // Writes the summary artifacts (profile_export.json and .csv, and histograms.json) into the artifact dir.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { MetricsSummary } from '../metrics/summary.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
 import { renderCsv } from './csv.js';
 import { stringifyWithBigInt } from './format.js';
 import { writeHistogramsJson } from './histograms.js';

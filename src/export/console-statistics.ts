@@ -2,12 +2,11 @@
 // `mean ± half-width`, a percentile the sample cannot bound marked with `*`), the note that
 // explains the mark, and the side-by-side table of `--convention all`.
 import { CONVENTIONS } from '../metrics/conventions.js';
-import type { ConventionComparison } from '../metrics/convention-summary.js';
-import type { DistributionResult, MetricResult } from '../metrics/summary.js';
+import type { ConventionComparison, DistributionResult, MetricResult } from '../metrics/core/summary.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
+import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
 import { renderTable, type Column } from './table.js';
-import { withUnit } from './units.js';
+import { withUnit } from '../metrics/core/units.js';
 
 /** The mark after a percentile whose interval the sample is too small to give. */
 export const UNBOUNDED_MARK = '*';

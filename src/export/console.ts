@@ -1,13 +1,13 @@
 // Console tables: one per non-empty console group, distributions first (avg, min, max, p99, p90,
 // p50, std), then time-weighted values (avg and percentiles; no min or std), then single values
 // (in the avg column), all in display units.
-import type { MetricResult, MetricsSummary } from '../metrics/summary.js';
-import { formatAcceptanceHistogram } from '../metrics/spec-decode.js';
-import { MetricFlag, type ConsoleGroup } from '../metrics/types.js';
+import type { MetricResult, MetricsSummary } from '../metrics/core/summary.js';
+import { formatAcceptanceHistogram } from '../metrics/families/spec-decode.js';
+import { MetricFlag, type ConsoleGroup } from '../metrics/core/types.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
+import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
 import { renderTable, tableWidth, wrapText, type Column } from './table.js';
-import { withUnit } from './units.js';
+import { withUnit } from '../metrics/core/units.js';
 import { anyUnbounded, distributionCell, renderConventionsTable, unboundedNote } from './console-statistics.js';
 
 export interface ConsoleOptions {

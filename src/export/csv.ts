@@ -1,10 +1,10 @@
 // profile_export.csv: a distributions section, a blank line, then single-value rows, then (after
 // another blank line) the time-weighted Effective / Active rows.
 // Values in display units (named in the Metric column); RFC 4180 quoting.
-import { PERCENTILES } from '../metrics/stats.js';
-import type { MetricsSummary } from '../metrics/summary.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './json.js';
-import { withUnit } from './units.js';
+import { PERCENTILES } from '../metrics/core/stats.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
+import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { withUnit } from '../metrics/core/units.js';
 
 const DIST_COLUMNS = ['avg', 'min', 'max', ...PERCENTILES.map((p) => `p${p}` as const), 'std'] as const;
 const TIME_WEIGHTED_COLUMNS = ['avg', 'p50', 'p90', 'p95', 'p99', 'max'] as const;

@@ -3,8 +3,8 @@
 // percentiles) by servebench or any HdrHistogram library. Values are in base units × scale.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HistogramExport } from '../metrics/histogram.js';
-import type { MetricsSummary } from '../metrics/summary.js';
+import type { HistogramExport } from '../metrics/core/histogram.js';
+import type { MetricsSummary } from '../metrics/core/summary.js';
 
 export const HISTOGRAMS_JSON = 'histograms.json';
 

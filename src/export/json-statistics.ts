@@ -1,31 +1,10 @@
-// The parts of profile_export.json that issue 4's statistics add: GuideLLM's summary fields and
-// confidence intervals on each distribution entry, the schedule-delay section (null, not 0,
-// without an arrival schedule) and the `conventions` comparison. Display units, as the rest.
-import type { ConventionComparison } from '../metrics/convention-summary.js';
-import { SCHEDULE_DELAY_TAGS } from '../metrics/guidellm.js';
-import { SUMMARY_PERCENTILES } from '../metrics/stats.js';
-import { findMetric, type DistributionResult, type MetricsSummary } from '../metrics/summary.js';
-import type { DisplayUnit } from '../metrics/types.js';
-import { metricEntry, type DistributionEntry, type MetricEntry } from './json.js';
-
-function scaled(iv: [number, number] | null, f: number): [number, number] | null {
-  return iv ? [iv[0] * f, iv[1] * f] : null;
-}
-
-/** Adds median, mode, variance, sum, p0.1, p99.9 and the intervals (when computed) to an entry. */
-export function addGuideLlmStats(entry: DistributionEntry, m: DistributionResult, f: number): void {
-  const s = m.stats;
-  if (s.median !== undefined) entry.median = s.median * f;
-  if (s.mode !== undefined) entry.mode = s.mode * f;
-  if (s.variance !== undefined) entry.variance = s.variance * f * f;
-  if (s.sum !== undefined) entry.sum = s.sum * f;
-  if (s['p0.1'] !== undefined) entry['p0.1'] = s['p0.1'] * f;
-  if (s['p99.9'] !== undefined) entry['p99.9'] = s['p99.9'] * f;
-  if (m.intervals === undefined) return;
-  const iv = m.intervals;
-  entry.mean_ci = iv ? scaled(iv.mean, f) : null;
-  entry.percentile_cis = iv ? Object.fromEntries(SUMMARY_PERCENTILES.map((p) => [`p${p}`, scaled(iv.percentiles[`p${p}`], f)])) : null;
-}
+// The parts of profile_export.json that issue 4's statistics add: the schedule-delay section (null,
+// not 0, without an arrival schedule) and the `conventions` comparison (GuideLLM's summary fields
+// and confidence intervals on each distribution entry: metric-entry.ts). Display units, as the rest.
+import { SCHEDULE_DELAY_TAGS } from '../metrics/families/guidellm.js';
+import { findMetric, type ConventionComparison, type MetricsSummary } from '../metrics/core/summary.js';
+import type { DisplayUnit } from '../metrics/core/types.js';
+import { metricEntry, type MetricEntry } from './metric-entry.js';
 
 /**
  * `schedule_delays`: whether the requests had an arrival schedule, and each schedule-derived

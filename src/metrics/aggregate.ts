@@ -2,7 +2,7 @@
 // Metrics"): each run contributes one value of a statistic (e.g. its TTFT avg, its p99), and the
 // runs' values give mean, sample std, min, max, coefficient of variation, standard error and a
 // Student t interval for the mean: mean ± t(1 − α/2, n − 1) · std / √n.
-import { studentTQuantile } from './special.js';
+import { studentTQuantile } from './core/special.js';
 
 export interface AggregateStats {
   /** Runs that had a value. */

@@ -1,23 +1,24 @@
 // The metric catalogue: every family's declarations in display order, and the default registry.
 // New families (effective/active, usage, goodput, ...) are appended here.
-import { MetricRegistry } from './registry.js';
-import type { MetricDef } from './types.js';
-import * as s from './streaming.js';
-import * as t from './tokens.js';
-import * as g from './general.js';
-import * as r from './reasoning.js';
-import * as usage from './usage.js';
-import * as discrepancy from './usage-discrepancy.js';
-import * as osl from './osl-mismatch.js';
-import * as spec from './spec-decode.js';
-import * as goodput from './goodput.js';
-import * as errors from './error-metrics.js';
-import * as network from './network.js';
-import * as trace from './http-trace.js';
-import * as sched from './scheduling.js';
-import * as guide from './guidellm.js';
-import { amdEnergyMetrics, nvidiaEnergyMetrics } from './energy.js';
-import * as eff from './effective.js';
+import { MetricRegistry } from './core/registry.js';
+import type { MetricDef } from './core/types.js';
+import { displayFactor, type DisplayUnit } from './core/units.js';
+import * as s from './families/streaming.js';
+import * as t from './families/tokens.js';
+import * as g from './families/general.js';
+import * as r from './families/reasoning.js';
+import * as usage from './families/usage.js';
+import * as discrepancy from './families/usage-discrepancy.js';
+import * as osl from './families/osl-mismatch.js';
+import * as spec from './families/spec-decode.js';
+import * as goodput from './families/goodput.js';
+import * as errors from './families/error-metrics.js';
+import * as network from './families/network.js';
+import * as trace from './families/http-trace.js';
+import * as sched from './families/scheduling.js';
+import * as guide from './families/guidellm.js';
+import { amdEnergyMetrics, nvidiaEnergyMetrics } from './families/energy.js';
+import * as eff from './families/effective.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -85,4 +86,13 @@ const shared = new MetricRegistry(defaultMetricDefs);
 /** The registry of the default (AIPerf) definitions. */
 export function defaultRegistry(): MetricRegistry {
   return shared;
+}
+
+/** A metric's display unit and its factor from the base unit, by tag (for per-record exports). */
+export function displayUnitOf(
+  tag: string,
+  registry: MetricRegistry = defaultRegistry(),
+): { unit: DisplayUnit; scale: number } | undefined {
+  const def = registry.getMetric(tag);
+  return def ? { unit: def.display, scale: displayFactor(def.unit, def.display) } : undefined;
 }

@@ -1,47 +1,22 @@
-// Evaluates the registry: per-record metrics for one record, and the run summary over the
-// profiling phase. The metric functions stay pure; the gating rules live here, once.
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
+// Evaluates the registry: the run summary over the profiling phase (one record's metrics:
+// record-metrics.ts). The metric functions stay pure; the gating rules live here, once.
+import type { MetricValue, ProcessedRecord } from '../records/types.js';
 import { defaultRegistry } from './catalogue.js';
-import type { MetricRegistry } from './registry.js';
-import { histogramStats } from './stats.js';
-import { DEFAULT_SIGNIFICANT_DIGITS, MetricHistogram, checkSignificantDigits } from './histogram.js';
-import { RecordValueLists, forEachRecordValue } from './record-values.js';
-import type { GpuEnergyInput } from './energy-input.js';
-import type { DistributionResult, MetricResult, MetricsSummary, RequestCounts } from './summary.js';
-import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './types.js';
-import type { MetricOptions } from './options.js';
+import type { MetricRegistry } from './core/registry.js';
+import { histogramStats } from './core/stats.js';
+import { DEFAULT_SIGNIFICANT_DIGITS, MetricHistogram, checkSignificantDigits } from './core/histogram.js';
+import { RecordValueLists, forEachRecordValue } from './core/record-values.js';
+import type { GpuEnergyInput } from './core/energy-input.js';
+import type { DistributionResult, MetricResult, MetricsSummary, RequestCounts } from './core/summary.js';
+import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './core/types.js';
+import type { MetricOptions } from './core/options.js';
 import { finishSummary } from './summary-extras.js';
-import { summarizeTimeWeighted } from './timeweighted.js';
-import { DEFAULT_CONFIDENCE, distributionIntervals, intervalsApply } from './confidence.js';
+import { summarizeTimeWeighted } from './core/timeweighted.js';
+import { DEFAULT_CONFIDENCE, distributionIntervals, intervalsApply } from './core/confidence.js';
 import { registryFor } from './conventions.js';
 import { compareConventions } from './convention-summary.js';
 
-/**
- * The per-record metrics of one record, in dependency order. A metric is skipped ("no value") when
- * it is streaming-only and the record is not streaming; when any required tag has no value; when it
- * is error-only and the record is valid (or the reverse); or when it returns a non-finite number.
- */
-export function computeRecordMetrics(
-  r: MetricRecord,
-  registry: MetricRegistry = defaultRegistry(),
-): Map<string, MetricValue> {
-  const out = new Map<string, MetricValue>();
-  for (const def of registry.recordMetrics()) {
-    const errorOnly = (def.flags & MetricFlag.ERROR_ONLY) !== 0;
-    if (errorOnly === r.valid) continue;
-    if ((def.flags & MetricFlag.STREAMING_ONLY) !== 0 && !r.streaming) continue;
-    if (!def.requires.every((tag) => out.has(tag))) continue;
-    const value = def.compute(r, out);
-    if (isUsable(value)) out.set(def.tag, value);
-  }
-  return out;
-}
-
-function isUsable(v: MetricValue | undefined): v is MetricValue {
-  if (v === undefined) return false;
-  if (typeof v === 'number') return Number.isFinite(v);
-  return v.length > 0 && v.every(Number.isFinite);
-}
+export { computeRecordMetrics } from './record-metrics.js';
 
 export interface SummarizeOptions {
   registry?: MetricRegistry;
@@ -91,7 +66,7 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
     const stats = typeof v === 'bigint' ? { avg: Number(v), exact: v } : { avg: v };
     results.set(def.tag, { ...describe(def), kind: 'single', stats });
   }
-  // Effective / Active: one native sweep over the records' timestamps (src/metrics/timeweighted.ts).
+  // Effective / Active: one native sweep over the records' timestamps (src/metrics/core/timeweighted.ts).
   for (const m of summarizeTimeWeighted(profiling, registry.timeWeightedMetrics())) results.set(m.tag, m);
 
   const metrics: MetricResult[] = [];

@@ -3,25 +3,10 @@
 // from the record processor (ProcessedRecord.convention_metrics, computed while the record still
 // had its chunk stamps); records without them (hand-built, unslimmed) are computed here.
 import type { MetricValue, ProcessedRecord } from '../records/types.js';
-import { computeRecordMetrics } from './compute.js';
+import { computeRecordMetrics } from './record-metrics.js';
 import { CONVENTIONS, CONVENTION_NAMES, comparedTags, comparisonRegistry, type ConventionName } from './conventions.js';
-import type { MetricRegistry } from './registry.js';
-import type { MetricResult, MetricsSummary } from './summary.js';
-import type { BaseUnit, DisplayUnit } from './types.js';
-
-export interface ConventionComparisonRow {
-  tag: string;
-  header: string;
-  unit: BaseUnit;
-  display: DisplayUnit;
-  /** The metric under each tool's definition; null when the tool does not define it or it had no value. */
-  values: Record<ConventionName, MetricResult | null>;
-}
-
-export interface ConventionComparison {
-  tools: readonly ConventionName[];
-  rows: ConventionComparisonRow[];
-}
+import type { MetricRegistry } from './core/registry.js';
+import type { ConventionComparison, ConventionComparisonRow, MetricResult, MetricsSummary } from './core/summary.js';
 
 /** Summarises records (already carrying one convention's metrics) with a registry. */
 export type SummarizeWith = (records: readonly ProcessedRecord[], registry: MetricRegistry, name: ConventionName) => MetricsSummary;

@@ -4,16 +4,12 @@
 // code asks which convention is active. `--convention all` keeps AIPerf's definitions for the
 // run and adds a side-by-side comparison of every metric a convention touches.
 import { defaultMetricDefs, defaultRegistry } from './catalogue.js';
-import * as c from './convention-metrics.js';
-import { MetricRegistry } from './registry.js';
-import type { MetricDef } from './types.js';
+import * as c from './families/convention-metrics.js';
+import { MetricRegistry } from './core/registry.js';
+import type { MetricDef } from './core/types.js';
+import type { ConventionChoice, ConventionName } from './core/options.js';
 
-export const CONVENTION_NAMES = ['aiperf', 'guidellm', 'evalscope'] as const;
-export type ConventionName = (typeof CONVENTION_NAMES)[number];
-/** What --convention accepts: one tool's definitions, or `all` (AIPerf's plus the comparison). */
-export type ConventionChoice = ConventionName | 'all';
-export const CONVENTION_CHOICES: readonly ConventionChoice[] = [...CONVENTION_NAMES, 'all'];
-export const DEFAULT_CONVENTION: ConventionChoice = 'aiperf';
+export { CONVENTION_NAMES, CONVENTION_CHOICES, DEFAULT_CONVENTION, type ConventionName, type ConventionChoice } from './core/options.js';
 
 export interface Convention {
   name: ConventionName;

@@ -1,9 +1,9 @@
 // The metrics module's public surface.
 export { computeRecordMetrics, summarize, type SummarizeOptions } from './compute.js';
 export { defaultRegistry, defaultMetricDefs } from './catalogue.js';
-export { MetricRegistry } from './registry.js';
-export { distributionStats, histogramStats, percentileSorted, PERCENTILES, type PercentileKey } from './stats.js';
-export { MetricHistogram, histogramScale, type HistogramExport, type MetricHistogramOptions } from './histogram.js';
+export { MetricRegistry } from './core/registry.js';
+export { distributionStats, histogramStats, percentileSorted, PERCENTILES, type PercentileKey } from './core/stats.js';
+export { MetricHistogram, histogramScale, type HistogramExport, type MetricHistogramOptions } from './core/histogram.js';
 export type {
   DistributionResult,
   DistributionStats,
@@ -14,8 +14,8 @@ export type {
   SingleStats,
   TimeWeightedResult,
   TimeWeightedStats,
-} from './summary.js';
-export { findMetric } from './summary.js';
-export { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepResult, type SweepRow, type SweepRowStats } from './sweep.js';
-export { summarizeTimeWeighted, timeWeightedWindow } from './timeweighted.js';
-export * from './types.js';
+} from './core/summary.js';
+export { findMetric } from './core/summary.js';
+export { timeline, TIMELINE_ROWS, type TimelineColumns, type TimelineResult, type TimelineRow, type TimelineRowStats } from './core/timeline.js';
+export { summarizeTimeWeighted, timeWeightedWindow } from './core/timeweighted.js';
+export * from './core/types.js';

@@ -2,10 +2,10 @@
 // and the pooled speculative-decoding histogram. Applied once at the end of summarize().
 import type { ProcessedRecord } from '../records/types.js';
 import { warn } from '../warnings.js';
-import { applyNetworkAdjustment } from './network.js';
-import type { MetricOptions } from './options.js';
-import { poolAcceptanceHistogram } from './spec-decode.js';
-import type { MetricsSummary } from './summary.js';
+import { applyNetworkAdjustment } from './families/network.js';
+import type { MetricOptions } from './core/options.js';
+import { poolAcceptanceHistogram } from './families/spec-decode.js';
+import type { MetricsSummary } from './core/summary.js';
 
 export function finishSummary(summary: MetricsSummary, profiling: readonly ProcessedRecord[], opts: MetricOptions): MetricsSummary {
   let out = summary;

@@ -3,7 +3,7 @@
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../endpoints/types.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
-import type { MetricRegistry } from '../metrics/registry.js';
+import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
 import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, SpecDecodeRecord, Usage } from './types.js';

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { InvalidFileError } from '../errors.js';
-import type { MetricRegistry } from '../metrics/registry.js';
-import { displayFactor } from '../export/units.js';
+import type { MetricRegistry } from '../metrics/core/registry.js';
+import { displayFactor } from '../metrics/core/units.js';
 import type { MetricValue, Phase, ProcessedRecord, RecordError, RecordStatus } from './types.js';
 
 const PHASES = new Set<Phase>(['warmup', 'profiling', 'cooldown'] as Phase[]);

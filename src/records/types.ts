@@ -74,7 +74,7 @@ export interface RawRecord {
 
 /**
  * One request's HTTP lifecycle, transport-neutral (k6 phase names are derived from it in
- * metrics/http-trace.ts). Stamps are CLOCK_MONOTONIC ns; null when the phase did not happen or
+ * metrics/families/http-trace.ts). Stamps are CLOCK_MONOTONIC ns; null when the phase did not happen or
  * was not observed. The request's own start_ns/end_ns bound it.
  */
 export interface HttpTrace {

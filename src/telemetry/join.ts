@@ -1,6 +1,6 @@
 // Summary-time join: each GPU's series over the profiling window → per-GPU energy and the
-// per-vendor totals the energy metrics read (src/metrics/energy.ts).
-import type { EnergySource, GpuEnergyInput, VendorEnergy } from '../metrics/energy-input.js';
+// per-vendor totals the energy metrics read (src/metrics/families/energy.ts).
+import type { EnergySource, GpuEnergyInput, VendorEnergy } from '../metrics/core/energy-input.js';
 import { gpuWindowEnergy, type GpuWindowEnergy } from './energy-window.js';
 import type { GpuSeries } from './series.js';
 import type { GpuInfo, GpuVendor, TimeWindow } from './types.js';

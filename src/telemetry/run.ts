@@ -1,8 +1,8 @@
 // GPU telemetry around a `profile` run: started before warmup, stopped one grace period after the
 // profiling window, then joined with that window (warmup excluded) for the energy metrics, the
-// `gpu_telemetry` export section and gpu_telemetry.jsonl. run-profile.ts calls only this.
+// `gpu_telemetry` export section and gpu_telemetry.jsonl. run/run-once.ts calls only this.
 import path from 'node:path';
-import type { GpuEnergyInput } from '../metrics/energy-input.js';
+import type { GpuEnergyInput } from '../metrics/core/energy-input.js';
 import { GpuTelemetry, type TelemetryLog } from './collector.js';
 import { GPU_TELEMETRY_JSONL, telemetrySection, writeGpuTelemetryJsonl, type TelemetrySection } from './export.js';
 import { joinEnergy } from './join.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_GROUP_ORDER, renderConsole } from '../../../src/export/console.js';
-import type { MetricResult, MetricsSummary } from '../../../src/metrics/summary.js';
+import type { MetricResult, MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { sampleSummary } from './sample.js';
 
 const extra = (tag: string, group: MetricResult['group']): MetricResult => ({

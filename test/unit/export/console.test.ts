@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderConsole } from '../../../src/export/console.js';
-import type { MetricResult, MetricsSummary } from '../../../src/metrics/summary.js';
-import { MetricFlag } from '../../../src/metrics/types.js';
+import type { MetricResult, MetricsSummary } from '../../../src/metrics/core/summary.js';
+import { MetricFlag } from '../../../src/metrics/core/types.js';
 import { sampleSummary } from './sample.js';
 
 const ANSI = /\x1b\[/;

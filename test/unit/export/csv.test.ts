@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvNumber, renderCsv } from '../../../src/export/csv.js';
-import type { MetricsSummary } from '../../../src/metrics/summary.js';
+import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { sampleSummary, T0 } from './sample.js';
 
 /** A minimal RFC 4180 reader, to check what a spreadsheet would see. */

@@ -1,6 +1,6 @@
 // A small summary for exporter tests: two streaming successes (one reasoned) and one error.
 import { summarize } from '../../../src/metrics/compute.js';
-import type { MetricsSummary } from '../../../src/metrics/summary.js';
+import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { processed } from '../metrics/fixtures.js';
 
 export const T0 = 2n ** 60n; // beyond 2^53, to prove stamps stay exact

@@ -9,7 +9,7 @@ import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 import { computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
 import { CONVENTIONS, comparedTags, comparisonRegistry, conventionDefs, registryFor } from '../../../src/metrics/conventions.js';
 import { defaultMetricDefs, defaultRegistry } from '../../../src/metrics/catalogue.js';
-import { findMetric } from '../../../src/metrics/summary.js';
+import { findMetric } from '../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../src/export/json.js';
 import { renderConsole } from '../../../src/export/console.js';
 import { MS, metricRecord, processed } from './fixtures.js';

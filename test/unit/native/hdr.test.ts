@@ -2,7 +2,7 @@
 // hdr-histogram-js (the reference implementation's TypeScript port) as an oracle.
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import { decodeCompressed, encodeCompressed } from '../../../src/metrics/histogram-codec.js';
+import { decodeCompressed, encodeCompressed } from '../../../src/metrics/core/histogram-codec.js';
 import { native, type NativeHistogram } from '../../../src/native.js';
 import { rng } from '../../helpers/rng.js';
 

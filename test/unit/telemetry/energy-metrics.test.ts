@@ -2,10 +2,10 @@
 // metric's formula (AIPerf reference, "GPU Power Efficiency Metrics") through summarize().
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../../src/metrics/compute.js';
-import type { GpuEnergyInput } from '../../../src/metrics/energy-input.js';
-import { findMetric, type MetricsSummary } from '../../../src/metrics/summary.js';
+import type { GpuEnergyInput } from '../../../src/metrics/core/energy-input.js';
+import { findMetric, type MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { renderConsole } from '../../../src/export/console.js';
-import { metricEntry } from '../../../src/export/json.js';
+import { metricEntry } from '../../../src/export/metric-entry.js';
 import { joinEnergy } from '../../../src/telemetry/join.js';
 import { GpuSeries } from '../../../src/telemetry/series.js';
 import type { GpuInfo } from '../../../src/telemetry/types.js';

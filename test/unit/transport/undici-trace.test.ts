@@ -2,7 +2,7 @@
 // phases tiling the request, and byte counts that include the HTTP framing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
-import { tracePhases } from '../../../src/metrics/http-trace.js';
+import { tracePhases } from '../../../src/metrics/families/http-trace.js';
 import { startMockServer, type MockServer } from '../../../src/mock/server.js';
 import { RecordProcessor } from '../../../src/records/process.js';
 import type { Credit, RawRecord } from '../../../src/records/types.js';

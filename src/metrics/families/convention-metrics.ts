@@ -1,0 +1,172 @@
+// The metric declarations that differ between the tools, as the conventions (conventions.ts)
+// substitute them for the defaults (AIPerf's). Same tags, units and console places as the metrics
+// they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
+// evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import { timePerOutputToken } from './guidellm.js';
+import { diffNs, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
+import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
+
+const STREAMING_TOKENS = MetricFlag.STREAMING_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
+const TOKENS_BETTER = MetricFlag.PRODUCES_TOKENS_ONLY | MetricFlag.LARGER_IS_BETTER;
+
+/** Output tokens minus `less`, as a token weight; undefined without a count. */
+function tokensLess(v: ReadonlyMap<string, MetricValue>, less: number): number | undefined {
+  const osl = v.get('output_sequence_length');
+  return typeof osl === 'number' ? Math.max(0, osl - less) : undefined;
+}
+
+/**
+ * GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not
+ * the response end. Its distribution weighs each request by its OSL − 1 tokens, so the mean is the
+ * total decode span over the total tokens after the first, and the count the token exposure.
+ */
+export const guidellmInterTokenLatency: RecordMetricDef = {
+  kind: 'record',
+  tag: 'inter_token_latency',
+  header: 'Inter Token Latency',
+  unit: 'ns',
+  display: 'ms',
+  flags: STREAMING_TOKENS | MetricFlag.TOKEN_WEIGHTED,
+  group: 'default',
+  requires: ['output_sequence_length'],
+  compute: (r, v) => {
+    const osl = scalar(v, 'output_sequence_length');
+    if (osl < 2 || r.token_ns.length === 0) return undefined;
+    return diffNs(r.token_ns[r.token_ns.length - 1], r.token_ns[0]) / (osl - 1);
+  },
+  weight: (v) => tokensLess(v, 1),
+};
+
+/** GuideLLM's TPOT (the default declaration), its distribution weighed by each request's output tokens. */
+export const guidellmTimePerOutputToken: RecordMetricDef = { ...timePerOutputToken, weight: (v) => tokensLess(v, 0) };
+
+/** EvalScope: the first SSE event whose `choices` is non-empty, even a role-only one (first_chunk_latency). */
+export const evalscopeTimeToFirstToken: RecordMetricDef = {
+  kind: 'record',
+  tag: 'time_to_first_token',
+  header: 'Time to First Token',
+  unit: 'ns',
+  display: 'ms',
+  flags: STREAMING_TOKENS,
+  group: 'default',
+  requires: [],
+  compute: (r) => (r.first_choice_ns == null ? undefined : diffNs(r.first_choice_ns, r.start_ns)),
+};
+
+/** A server count when it is a usable one. */
+function usable(n: number | null | undefined): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
+}
+
+/** EvalScope: usage.completion_tokens when the server returns it, else the local count of the whole output. */
+export const evalscopeOutputSequenceLength: RecordMetricDef = {
+  kind: 'record',
+  tag: 'output_sequence_length',
+  header: 'Output Sequence Length',
+  unit: 'tokens',
+  display: 'tokens',
+  flags: TOKENS_BETTER,
+  group: 'default',
+  requires: [],
+  compute: (r: MetricRecord) => {
+    const server = r.usage?.completion_tokens;
+    if (usable(server)) return server;
+    return r.output_tokens === null && r.reasoning_tokens === null ? undefined : (r.output_tokens ?? 0) + (r.reasoning_tokens ?? 0);
+  },
+};
+
+/** EvalScope: usage.prompt_tokens when the server returns it, else the local count. */
+export const evalscopeInputSequenceLength: RecordMetricDef = {
+  kind: 'record',
+  tag: 'input_sequence_length',
+  header: 'Input Sequence Length',
+  unit: 'tokens',
+  display: 'tokens',
+  flags: MetricFlag.PRODUCES_TOKENS_ONLY,
+  group: 'default',
+  requires: [],
+  compute: (r: MetricRecord) => {
+    const server = r.usage?.prompt_tokens;
+    return usable(server) ? server : (r.input_tokens ?? undefined);
+  },
+};
+
+/** EvalScope's TPOT: (latency − TTFT) / (completion tokens − 1), its own TTFT and token counts. */
+function evalscopeDecodePerToken(tag: string, header: string): RecordMetricDef {
+  return {
+    kind: 'record',
+    tag,
+    header,
+    unit: 'ns',
+    display: 'ms',
+    flags: STREAMING_TOKENS | MetricFlag.TOKEN_WEIGHTED,
+    group: 'default',
+    requires: ['request_latency', 'time_to_first_token', 'output_sequence_length'],
+    compute: (_r, v) => {
+      const osl = scalar(v, 'output_sequence_length');
+      if (osl <= 1) return undefined;
+      return (scalar(v, 'request_latency') - scalar(v, 'time_to_first_token')) / (osl - 1);
+    },
+  };
+}
+
+export const evalscopeTimePerOutputToken = evalscopeDecodePerToken('time_per_output_token', 'Time Per Output Token');
+/** EvalScope reports no separate ITL; its decode time per token is the TPOT formula. */
+export const evalscopeInterTokenLatency = evalscopeDecodePerToken('inter_token_latency', 'Inter Token Latency');
+
+/** EvalScope's wall time: max(completed) − min(start) over successful requests only, ns. */
+export function successWindowNs(records: readonly Pick<ProcessedRecord, 'status' | 'raw'>[] | undefined): number | undefined {
+  let start: bigint | null = null;
+  let end: bigint | null = null;
+  for (const r of records ?? []) {
+    if (r.status !== 'ok') continue;
+    if (start === null || r.raw.start_ns < start) start = r.raw.start_ns;
+    if (end === null || r.raw.end_ns > end) end = r.raw.end_ns;
+  }
+  return start === null || end === null ? undefined : diffNs(end, start);
+}
+
+// Memoised per run input: three metrics read the same window.
+const windows = new WeakMap<RunMetricInput, number | undefined>();
+function successWindow(run: RunMetricInput): number | undefined {
+  if (!windows.has(run)) windows.set(run, successWindowNs(run.records));
+  return windows.get(run);
+}
+
+export const evalscopeOutputTokenThroughput: RunMetricDef = {
+  kind: 'derived',
+  tag: 'output_token_throughput',
+  header: 'Output Token Throughput',
+  unit: 'tokens/s',
+  display: 'tokens/s',
+  flags: TOKENS_BETTER,
+  group: 'default',
+  requires: ['total_osl'],
+  compute: (run, v) => perSecond(runNumber(v, 'total_osl'), successWindow(run) ?? 0),
+};
+
+export const evalscopeTotalTokenThroughput: RunMetricDef = {
+  kind: 'derived',
+  tag: 'total_token_throughput',
+  header: 'Total Token Throughput',
+  unit: 'tokens/s',
+  display: 'tokens/s',
+  flags: TOKENS_BETTER,
+  group: 'default',
+  requires: ['total_isl', 'total_osl'],
+  compute: (run, v) => perSecond(runNumber(v, 'total_isl') + runNumber(v, 'total_osl'), successWindow(run) ?? 0),
+};
+
+/** EvalScope only: total prompt tokens over the summed first-chunk latency of the successful requests. */
+export const evalscopeInputTokenThroughput: RunMetricDef = {
+  kind: 'derived',
+  tag: 'input_token_throughput',
+  header: 'Input Token Throughput',
+  unit: 'tokens/s',
+  display: 'tokens/s',
+  flags: TOKENS_BETTER,
+  group: 'default',
+  requires: ['total_isl', 'time_to_first_token'],
+  compute: (run, v) => perSecond(runNumber(v, 'total_isl'), sumOf(run, 'time_to_first_token') ?? 0),
+};

@@ -1,0 +1,196 @@
+// One benchmark run, end to end, against a server that is already up: source → plan → scheduler
+// → transport → records → summary → exports. The CLI calls it once, a sweep once per point.
+// Each stage is built here and handed the previous stage's output.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { redactConfig, scrubSecrets } from '../config/redact.js';
+import type { RunConfig } from '../config/types.js';
+import { createConversationSource } from '../dataset/index.js';
+import type { ConversationSource } from '../dataset/types.js';
+import { adapterFor } from '../endpoints/index.js';
+import { RequestBuilder } from '../endpoints/request.js';
+import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
+import type { WallAnchor } from '../export/json.js';
+import { RecordsWriter } from '../export/records.js';
+import { displayUnitOf } from '../metrics/catalogue.js';
+import { summarize } from '../metrics/compute.js';
+import { RunTelemetry } from '../telemetry/run.js';
+import { findMetric } from '../metrics/core/summary.js';
+import { CatalogueRun } from './catalogue-run.js';
+import { RecordProcessor } from '../records/process.js';
+import type { ProcessedRecord } from '../records/types.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
+import { openTransport } from '../transport/select.js';
+import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
+import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
+import { buildPlan } from '../load/plan.js';
+import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
+
+/** Keep what the summary needs; the payloads are already on disk (or not wanted). */
+function slim(rec: ProcessedRecord): ProcessedRecord {
+  rec.raw.event_data = [];
+  rec.raw.event_type = [];
+  rec.raw.event_ns = [];
+  rec.raw.body = null;
+  rec.responses = [];
+  rec.metric_input.token_ns = [];
+  return rec;
+}
+
+function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
+  if (o === null) return null;
+  return {
+    start_ns: o.start_ns,
+    measured_end_ns: o.measured_end_ns,
+    issue_end_ns: o.issue_end_ns,
+    end_ns: o.end_ns,
+    stop_reason: o.reason,
+    grace_period_expired: o.grace_expired,
+    sessions: o.sessions,
+  };
+}
+
+/**
+ * The run's source and plan. Everything that can be wrong with the dataset, or with the flags
+ * given that dataset, is raised here (InvalidArgumentError / InvalidFileError), before any request.
+ */
+export async function prepareRun(cfg: RunConfig, tokenizer: TextTokenizer, log: (msg: string) => void, source?: ConversationSource): Promise<PreparedRun> {
+  // A fresh source per run, so every sweep point sends the same conversations in the same order.
+  const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
+  return { source: src, resolved: buildPlan(cfg, src) };
+}
+
+export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> {
+  const secrets = [cfg.api_key, ...Object.values(cfg.headers)];
+  const { source, resolved } = env.prepared ?? (await prepareRun(cfg, env.tokenizer, env.log, env.source));
+  const { plan, mode, connections, replay } = resolved;
+  if (replay) {
+    if (replay.outOfOrder > 0) env.log(`warning: ${replay.outOfOrder} trace entries are out of time order; replaying in time order`);
+    if (replay.missingTimestamp > 0) env.log(`warning: ${replay.missingTimestamp} conversations have no timestamp; sent at the schedule start`);
+    if (replay.skipped > 0) env.log(`fixed schedule: ${replay.skipped} conversations outside the start/end offsets are skipped`);
+    const first = replay.schedule.entries[0].offsetNs / 1e9;
+    if (first > 60) env.log(`fixed schedule: the first request is due ${first.toFixed(0)} s after the start (--fixed-schedule-auto-offset starts at the first timestamp)`);
+  }
+
+  const adapter = adapterFor(cfg.endpoint_type);
+  const builder = new RequestBuilder(cfg, adapter);
+  // The metric catalogue's hooks (issue 4): --per-chunk-usage, network RTT probes, thresholds and SLOs.
+  const catalogue = new CatalogueRun(cfg, env.baseUrl, env.dir);
+  const processor = new RecordProcessor({
+    adapter,
+    tokenizer: env.tokenizer,
+    useServerTokenCount: cfg.use_server_token_count,
+    ...catalogue.processorOptions,
+  });
+  // --transport (auto: the native engine for plain http://, else undici); see transport/select.ts.
+  const transport = await openTransport(cfg, env.baseUrl, connections, env.log);
+
+  await fs.mkdir(env.dir, { recursive: true });
+  const writer = cfg.export_level === 'summary' ? null : new RecordsWriter(path.join(env.dir, RECORDS_JSONL), cfg.export_level, displayUnitOf);
+  const records: ProcessedRecord[] = [];
+  const progress = env.progress ?? null;
+  const wallAnchor: WallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
+
+  // GPU telemetry runs from before warmup to one grace period after the profiling window.
+  const telemetry = cfg.gpu_telemetry ? await RunTelemetry.start(cfg.gpu_telemetry, env.log) : null;
+  let result: BenchmarkResult;
+  let gpu: Awaited<ReturnType<RunTelemetry['finish']>> | null = null;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await transport.close();
+    await writer?.close();
+  };
+  // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
+  const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
+  let harnessReport: HarnessReport | null = null;
+  try {
+    result = await runBenchmark(
+      // The native engine stamps on its own threads, so the pacer may nap instead of spinning.
+      { ...plan, nap: transport.name === 'native' },
+      source,
+      {
+        dispatch: async (credit, opts) => {
+          const raw = await transport.send(credit, builder.build(credit), opts.signal);
+          harness.observe(raw);
+          let rec: ProcessedRecord;
+          try {
+            rec = processor.process(raw);
+          } catch (err) {
+            // A processing bug must not lose the request: it becomes an error record (error.type _OTHER).
+            rec = processor.process({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
+          }
+          if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
+          const reply = opts.wantReply && rec.status === 'ok' ? rec.responses.map((r) => r.content).join('') : null;
+          writer?.write(rec);
+          records.push(slim(rec));
+          return { status: rec.status, reply };
+        },
+        cancelAll: (reason) => transport.cancelAll(reason),
+        onPhaseStart: (phase, counters, spec) => {
+          catalogue.onPhaseStart(phase);
+          const cooldown = phase === 'cooldown';
+          progress?.start(phase, counters, {
+            requestCount: cooldown || spec.mode.kind === 'fixed_schedule' ? null : spec.requestCount,
+            durationS: cooldown ? (spec.cooldownNs ?? 0) / 1e9 : spec.durationNs === null ? null : spec.durationNs / 1e9,
+          });
+        },
+        onPhaseEnd: () => progress?.stop(),
+      },
+      env.control,
+    );
+    harnessReport = harness.finish();
+    for (const w of harnessReport.warnings) env.log(w);
+    await close();
+    if (telemetry && result.profiling) {
+      gpu = await telemetry.finish({ start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns }, mode === 'concurrency' ? cfg.concurrency : null, env.dir);
+    }
+  } finally {
+    progress?.stop();
+    await close();
+    await telemetry?.stop();
+  }
+
+  const summary = summarize(records, {
+    gpuEnergy: gpu?.gpuEnergy,
+    metricOptions: await catalogue.metricOptions(env.log),
+    significantDigits: cfg.histogram_significant_digits,
+  });
+  const degraded = findMetric(summary, 'replay_sched_degraded');
+  if (degraded?.kind === 'single' && degraded.stats.avg === 1) {
+    const ms = (tag: string) => {
+      const m = findMetric(summary, tag);
+      return m?.kind === 'single' ? (m.stats.avg / 1e6).toFixed(1) : '?';
+    };
+    env.log(
+      `warning: the replay fell behind its schedule (send lag p50 ${ms('replay_sched_lag_p50')} ms, p90 ${ms('replay_sched_lag_p90')} ms, p99 ${ms('replay_sched_lag_p99')} ms > 500 ms); the server saw a lower rate than the trace's`,
+    );
+  }
+  const p = result.profiling;
+  await writeSummaryArtifacts(env.dir, summary, {
+    config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
+    run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
+    extra: {
+      ...(gpu ? { gpu_telemetry: gpu.section } : {}),
+      tokenizer: env.tokenizer.name,
+      transport: transport.name,
+      harness: harnessReport,
+      load_mode: mode,
+      interrupted: result.interrupted,
+      // Credit accounting per phase: sent = completed + in flight; unsent were due but never got a slot.
+      credits: {
+        warmup: result.warmup?.counters.toJSON() ?? null,
+        profiling: p?.counters.toJSON() ?? null,
+        cooldown: p?.cooldown?.toJSON() ?? null,
+      },
+      phases: { warmup: phaseJson(result.warmup), profiling: phaseJson(p) },
+      // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
+      measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
+      ...catalogue.report(summary),
+      ...env.extra,
+    },
+  });
+  const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
+  return { dir: env.dir, mode, summary, result, firstError };
+}
