@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
-  'sse.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
+  'errors.cc', 'sse.cc', 'sse_binding.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
   'engine_batch.cc', 'engine_binding.cc', 'mockserver.cc', 'mockserver_format.cc', 'mockserver_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
 
