@@ -1,6 +1,7 @@
 // The sweep-line integration of a run's request columns: a thin, validating wrapper over the one
 // native call (native/sweep.h), decoding its Float64Array into named rows.
-import { native, NativeArgumentError } from '../native.js';
+import { NativeArgumentError } from '../errors.js';
+import { callNative, native } from '../native.js';
 import type { TimeWeightedStats } from './summary.js';
 
 /**
@@ -83,15 +84,9 @@ export function sweepLine(columns: SweepColumns, windowStart: number, windowEnd:
   if (!Number.isFinite(windowStart) || !Number.isFinite(windowEnd) || windowEnd < windowStart) {
     throw new NativeArgumentError(`sweepLine: bad window [${windowStart}, ${windowEnd}] (finite, end >= start)`);
   }
-  let out: Float64Array;
-  try {
-    out = native.sweepLine(columns.start, columns.generationStart, columns.end, columns.isl, columns.osl, windowStart, windowEnd);
-  } catch (err) {
-    if (err instanceof TypeError && (err as { code?: string }).code === 'SB_NATIVE_BAD_ARG') {
-      throw new NativeArgumentError(err.message);
-    }
-    throw err;
-  }
+  const out = callNative(() =>
+    native.sweepLine(columns.start, columns.generationStart, columns.end, columns.isl, columns.osl, windowStart, windowEnd),
+  );
   if (out.length !== HEADER + SWEEP_ROWS.length * STATS.length) {
     throw new Error(`sweepLine: the addon returned ${out.length} values; rebuild it (npm run build)`);
   }

@@ -3,7 +3,8 @@
 // (bench/sweep-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';
 import { sweepLine, SWEEP_ROWS, type SweepColumns, type SweepRow, type SweepRowStats } from '../../../src/metrics/sweep.js';
-import { native, NativeArgumentError } from '../../../src/native.js';
+import { NativeArgumentError } from '../../../src/errors.js';
+import { native } from '../../../src/native.js';
 import { jsSweep } from '../../../bench/sweep-js.js';
 import { rng } from '../../helpers/rng.js';
 
