@@ -4,7 +4,7 @@
 // Exit codes (src/cli/main.ts reports any ServebenchError in one line with its exitCode; anything
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
-// histogram that cannot be read); 130 interrupted before any export.
+// histogram that cannot be read); 130 a third Ctrl-C, quitting without the exports (run-profile.ts).
 
 const kServebenchError = Symbol.for('servebench.error');
 
