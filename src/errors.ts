@@ -82,6 +82,7 @@ export class NativeAddonMissingError extends ServebenchError {
     super(
       `the servebench native addon is not built (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}); ` +
         'run `npm ci` or `npm run build` in the servebench folder (needs g++, make and python3)',
+      { cause },
     );
   }
 }

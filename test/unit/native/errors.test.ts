@@ -72,6 +72,10 @@ describe('the native error table', () => {
     expect(new NativeArgumentError('m')).toBeInstanceOf(TypeError);
     expect(new HistogramDecodeError('m')).not.toBeInstanceOf(TypeError);
     expect(new HistogramDecodeError('m')).not.toBeInstanceOf(NativeArgumentError);
+    // The brand check is the base class's alone: subclasses still check their own prototype.
+    expect(new NativeArgumentError('m')).not.toBeInstanceOf(MockStartError);
+    expect(new MockStartError('m')).not.toBeInstanceOf(HistogramDecodeError);
+    expect(new TypeError('m')).not.toBeInstanceOf(ServebenchError);
   });
 
   it('every binding throws through native/errors.h, and sits in a *_binding.cc', () => {
