@@ -62,7 +62,9 @@ void CallJs(Napi::Env env, Napi::Function callback, StateRef* ref, void* /*data*
   try {
     Deliver(env, callback, ref->get());
   } catch (const Napi::Error& err) {
-    err.ThrowAsJavaScriptException();  // a bug in the JS handler surfaces as an uncaught error
+    // Not a servebench error: the JS handler's own exception (a bug there), re-raised as it was so it
+    // surfaces as an uncaught error. C++ exceptions cannot leave a thread-safe function's call.
+    err.ThrowAsJavaScriptException();
   }
 }
 
@@ -156,7 +158,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
     if (!(d >= lo && d <= hi) || d != static_cast<double>(static_cast<int64_t>(d))) {
       ThrowBadArg(env, std::string("Engine: options.") + key + " must be an integer in [" + std::to_string(lo) + ", " +
-                         std::to_string(hi) + "]");
+                           std::to_string(hi) + "]");
     }
     return static_cast<int>(d);
   }

@@ -107,7 +107,7 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     }
     if (done != n) {
       ThrowBadArg(env, "Histogram.recordValues: values[" + std::to_string(done) +
-                         "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
+                           "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
     }
   }
 
@@ -126,7 +126,7 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     const size_t done = h_.RecordWeighted(values.Data(), weights.Data(), n, scale);
     if (done != n) {
       ThrowBadArg(env, "Histogram.recordWeighted: entry " + std::to_string(done) +
-                         " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
+                           " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
     }
   }
 

@@ -21,7 +21,7 @@ double Num(Napi::Env env, Napi::Object o, const char* key, double dflt, double l
   const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : lo - 1;
   if (!(d >= lo && d <= hi)) {
     ThrowBadArg(env, std::string("MockServer: options.") + key + " must be a number in [" + std::to_string(lo) + ", " +
-                       std::to_string(hi) + "]");
+                         std::to_string(hi) + "]");
   }
   return d;
 }

@@ -45,7 +45,8 @@ Napi::Value SweepLine(const Napi::CallbackInfo& info) {
     // Synchronous: one call at the end of a run, over columns the caller owns.
     ok = RunSweep(cols, out.Data(), std::thread::hardware_concurrency() >= 2 ? 2 : 1, &error);
   } catch (const std::bad_alloc&) {
-    ThrowCoded(env, "SB_NATIVE_SWEEP_MEMORY", "sweepLine: out of memory for " + std::to_string(n) + " requests", ErrorKind::kError);
+    ThrowCoded(env, "SB_NATIVE_SWEEP_MEMORY", "sweepLine: out of memory for " + std::to_string(n) + " requests",
+               ErrorKind::kError);
   } catch (const std::exception& e) {
     // E.g. a thread that could not be started: an error for the caller, never a crash.
     ThrowCoded(env, "SB_NATIVE_SWEEP", std::string("sweepLine: ") + e.what(), ErrorKind::kError);
