@@ -4,7 +4,9 @@
       "target_name": "servebench_native",
       "sources": [
         "native/addon.cc",
+        "native/errors.cc",
         "native/sse.cc",
+        "native/sse_binding.cc",
         "native/timeline.cc",
         "native/timeline_sort.cc",
         "native/timeline_binding.cc",
@@ -24,6 +26,7 @@
         "native/mockserver_format.cc",
         "native/mockserver_binding.cc",
         "native/power.cc",
+        "native/power_binding.cc",
         "native/telemetry_backend.cc",
         "native/telemetry_nvml.cc",
         "native/telemetry_amdsmi.cc"

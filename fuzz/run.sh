@@ -15,7 +15,7 @@ work=${TMPDIR:-/tmp}/servebench-fuzz
 mkdir -p "$work/corpus" "$work/crashes"
 cp "$here"/corpus/* "$work/corpus/"
 "$cxx" -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -DSERVEBENCH_SSE_CORE_ONLY -I"$here/../native" \
+  -I"$here/../native" \
   "$here/http1_sse_fuzz.cc" "$here/../native/http1.cc" "$here/../native/sse.cc" -o "$work/http1_sse_fuzz"
 echo "fuzz: running $work/http1_sse_fuzz for ${secs}s (corpus $work/corpus, crashes to $work/crashes/)"
 exec "$work/http1_sse_fuzz" -max_total_time="$secs" -max_len=8192 -timeout=5 -print_final_stats=1 \

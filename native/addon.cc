@@ -1,5 +1,6 @@
-// Module init only: each capability lives in its own .h/.cc pair and
-// registers its exports through one Register* call here.
+// Module init only: each capability has its core in <name>.h/.cc and its JS
+// binding in <name>_binding.cc, which registers its exports through one
+// Register* call here. Every binding throws through errors.h.
 #include <napi.h>
 
 #include "hdr.h"

@@ -17,16 +17,11 @@
 
 #include "engine.h"
 #include "engine_batch.h"
+#include "errors.h"
 
 namespace servebench {
 
 namespace {
-
-[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
-  Napi::TypeError err = Napi::TypeError::New(env, message);
-  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
-  throw err;
-}
 
 struct EngineState;
 using StateRef = std::shared_ptr<EngineState>;
@@ -67,7 +62,9 @@ void CallJs(Napi::Env env, Napi::Function callback, StateRef* ref, void* /*data*
   try {
     Deliver(env, callback, ref->get());
   } catch (const Napi::Error& err) {
-    err.ThrowAsJavaScriptException();  // a bug in the JS handler surfaces as an uncaught error
+    // Not a servebench error: the JS handler's own exception (a bug there), re-raised as it was so it
+    // surfaces as an uncaught error. C++ exceptions cannot leave a thread-safe function's call.
+    err.ThrowAsJavaScriptException();
   }
 }
 
@@ -94,16 +91,16 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   explicit EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<EngineWrap>(info) {
     Napi::Env env = info.Env();
     if (info.Length() != 2 || !info[0].IsObject() || !info[1].IsFunction()) {
-      ThrowType(env, "new Engine(options, onRecords): bad arguments");
+      ThrowBadArg(env, "new Engine(options, onRecords): bad arguments");
     }
     Napi::Object o = info[0].As<Napi::Object>();
     EngineOptions opts;
     Napi::Value address = o.Get("address");
     Napi::Value port = o.Get("port");
-    if (!address.IsString() || !port.IsNumber()) ThrowType(env, "Engine: options.address and options.port are required");
+    if (!address.IsString() || !port.IsNumber()) ThrowBadArg(env, "Engine: options.address and options.port are required");
     const std::string addr = address.As<Napi::String>().Utf8Value();
     const double p = port.As<Napi::Number>().DoubleValue();
-    if (!(p >= 1 && p <= 65535)) ThrowType(env, "Engine: options.port must be in [1, 65535]");
+    if (!(p >= 1 && p <= 65535)) ThrowBadArg(env, "Engine: options.port must be in [1, 65535]");
     auto* v4 = reinterpret_cast<sockaddr_in*>(&opts.addr);
     auto* v6 = reinterpret_cast<sockaddr_in6*>(&opts.addr);
     if (inet_pton(AF_INET, addr.c_str(), &v4->sin_addr) == 1) {
@@ -115,7 +112,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
       v6->sin6_port = htons(static_cast<uint16_t>(p));
       opts.addr_len = sizeof(sockaddr_in6);
     } else {
-      ThrowType(env, "Engine: options.address must be a numeric IPv4 or IPv6 address");
+      ThrowBadArg(env, "Engine: options.address must be a numeric IPv4 or IPv6 address");
     }
     opts.threads = IntOption(env, o, "threads", 1, 1, 64);
     opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
@@ -126,7 +123,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
       if (p == "normal") opts.priority = IoPriority::kNormal;
       else if (p == "raised") opts.priority = IoPriority::kRaised;
       else if (p == "realtime") opts.priority = IoPriority::kRealtime;
-      else ThrowType(env, "Engine: options.priority must be normal, raised or realtime");
+      else ThrowBadArg(env, "Engine: options.priority must be normal, raised or realtime");
     }
 
     state_ = std::make_shared<EngineState>();
@@ -143,9 +140,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     } catch (const std::exception& e) {
       s->closed = true;
       s->tsfn.Release();
-      Napi::Error err = Napi::Error::New(env, e.what());
-      err.Set("code", Napi::String::New(env, "SB_NATIVE_ENGINE"));
-      throw err;
+      ThrowCoded(env, "SB_NATIVE_ENGINE", e.what(), ErrorKind::kError);
     }
     // Registered after the thread-safe function, so it runs before that is torn down.
     napi_add_env_cleanup_hook(env, CleanupHook, s);
@@ -162,8 +157,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     if (v.IsUndefined()) return dflt;
     const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
     if (!(d >= lo && d <= hi) || d != static_cast<double>(static_cast<int64_t>(d))) {
-      ThrowType(env, std::string("Engine: options.") + key + " must be an integer in [" + std::to_string(lo) + ", " +
-                         std::to_string(hi) + "]");
+      ThrowBadArg(env, std::string("Engine: options.") + key + " must be an integer in [" + std::to_string(lo) + ", " +
+                           std::to_string(hi) + "]");
     }
     return static_cast<int>(d);
   }
@@ -177,19 +172,17 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
 
   void RequireOpen(Napi::Env env) {
     if (state_->closed) {
-      Napi::Error err = Napi::Error::New(env, "the engine is closed");
-      err.Set("code", Napi::String::New(env, "SB_NATIVE_ENGINE_CLOSED"));
-      throw err;
+      ThrowCoded(env, "SB_NATIVE_ENGINE_CLOSED", "the engine is closed", ErrorKind::kError);
     }
   }
 
   template <typename T>
   static T Column(Napi::Env env, Napi::Value v, napi_typedarray_type type, size_t n, const char* name) {
     if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type) {
-      ThrowType(env, std::string("engine.submit: ") + name + " has the wrong typed-array type");
+      ThrowBadArg(env, std::string("engine.submit: ") + name + " has the wrong typed-array type");
     }
     T t = v.As<T>();
-    if (t.ElementLength() != n) ThrowType(env, std::string("engine.submit: ") + name + " must have one entry per id");
+    if (t.ElementLength() != n) ThrowBadArg(env, std::string("engine.submit: ") + name + " must have one entry per id");
     return t;
   }
 
@@ -199,13 +192,13 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   Napi::Value Submit(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     RequireOpen(env);
-    if (info.Length() != 6 || !info[0].IsTypedArray()) ThrowType(env, "engine.submit: expected 6 typed arrays");
+    if (info.Length() != 6 || !info[0].IsTypedArray()) ThrowBadArg(env, "engine.submit: expected 6 typed arrays");
     Napi::TypedArray first = info[0].As<Napi::TypedArray>();
-    if (first.TypedArrayType() != napi_uint32_array) ThrowType(env, "engine.submit: ids must be a Uint32Array");
+    if (first.TypedArrayType() != napi_uint32_array) ThrowBadArg(env, "engine.submit: ids must be a Uint32Array");
     const size_t n = first.ElementLength();
     auto ids = Column<Napi::Uint32Array>(env, info[0], napi_uint32_array, n, "ids");
     if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      ThrowType(env, "engine.submit: requests must be a Uint8Array (Buffer)");
+      ThrowBadArg(env, "engine.submit: requests must be a Uint8Array (Buffer)");
     }
     auto bytes = info[1].As<Napi::Uint8Array>();
     auto ends = Column<Napi::Uint32Array>(env, info[2], napi_uint32_array, n, "ends");
@@ -218,9 +211,9 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     uint32_t from = 0;
     for (size_t i = 0; i < n; ++i) {
       const uint32_t to = ends[i];
-      if (to < from || to > total) ThrowType(env, "engine.submit: ends must rise and stay within requests");
+      if (to < from || to > total) ThrowBadArg(env, "engine.submit: ends must rise and stay within requests");
       const double t = timeouts[i];
-      if (!(t >= 0) || t > 1e12) ThrowType(env, "engine.submit: timeoutMs must be in [0, 1e12]");
+      if (!(t >= 0) || t > 1e12) ThrowBadArg(env, "engine.submit: timeoutMs must be in [0, 1e12]");
       EngineRequest& r = reqs[i];
       r.id = ids[i];
       r.streaming = streaming[i] != 0;
@@ -245,7 +238,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     if (state_->closed) return env.Undefined();
     if (info.Length() != 1 || !info[0].IsTypedArray() ||
         info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
-      ThrowType(env, "engine.cancel(ids: Uint32Array): bad arguments");
+      ThrowBadArg(env, "engine.cancel(ids: Uint32Array): bad arguments");
     }
     auto ids = info[0].As<Napi::Uint32Array>();
     std::vector<uint32_t> v(ids.Data(), ids.Data() + ids.ElementLength());

@@ -7,17 +7,12 @@
 #include <cmath>
 #include <string>
 
+#include "errors.h"
 #include "hdr.h"
 
 namespace servebench {
 
 namespace {
-
-[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
-  Napi::TypeError err = Napi::TypeError::New(env, message);
-  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
-  throw err;
-}
 
 class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
  public:
@@ -30,14 +25,14 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     if (info.Length() > 0 && !info[0].IsUndefined()) {
       const double d = NumberArg(info, 0, "significantDigits");
       if (d != std::floor(d) || d < HdrHistogram::kMinDigits || d > HdrHistogram::kMaxDigits) {
-        ThrowType(env, "Histogram: significantDigits must be an integer from 1 to 5");
+        ThrowBadArg(env, "Histogram: significantDigits must be an integer from 1 to 5");
       }
       digits = static_cast<int>(d);
     }
     if (info.Length() > 1 && !info[1].IsUndefined()) {
       highest = NumberArg(info, 1, "highestTrackableValue");
       if (highest != std::floor(highest) || highest < 2 || highest > static_cast<double>(HdrHistogram::kMaxValue)) {
-        ThrowType(env, "Histogram: highestTrackableValue must be an integer from 2 to 2^62");
+        ThrowBadArg(env, "Histogram: highestTrackableValue must be an integer from 2 to 2^62");
       }
     }
     h_ = HdrHistogram(digits, std::min(static_cast<int64_t>(highest), HdrHistogram::kMaxValue));
@@ -72,29 +67,29 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
  private:
   static double NumberArg(const Napi::CallbackInfo& info, size_t i, const char* name) {
     if (info.Length() <= i || !info[i].IsNumber()) {
-      ThrowType(info.Env(), std::string("Histogram: ") + name + " must be a number");
+      ThrowBadArg(info.Env(), std::string("Histogram: ") + name + " must be a number");
     }
     const double v = info[i].As<Napi::Number>().DoubleValue();
-    if (!std::isfinite(v)) ThrowType(info.Env(), std::string("Histogram: ") + name + " must be finite");
+    if (!std::isfinite(v)) ThrowBadArg(info.Env(), std::string("Histogram: ") + name + " must be finite");
     return v;
   }
 
   double ScaleArg(const Napi::CallbackInfo& info, size_t i) {
     if (info.Length() <= i || info[i].IsUndefined()) return 1.0;
     const double s = NumberArg(info, i, "scale");
-    if (s <= 0) ThrowType(info.Env(), "Histogram: scale must be greater than 0");
+    if (s <= 0) ThrowBadArg(info.Env(), "Histogram: scale must be greater than 0");
     return s;
   }
 
   void RecordOne(const Napi::CallbackInfo& info) {
     const double v = NumberArg(info, 0, "value");
-    if (!h_.Record(v, ScaleArg(info, 1))) ThrowType(info.Env(), "Histogram.record: value times scale must be below 2^62");
+    if (!h_.Record(v, ScaleArg(info, 1))) ThrowBadArg(info.Env(), "Histogram.record: value times scale must be below 2^62");
   }
 
   void RecordValues(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     if (info.Length() < 1 || !info[0].IsTypedArray()) {
-      ThrowType(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
+      ThrowBadArg(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
     }
     // The scale is read before the array's pointer: reading it cannot run JS that detaches the buffer.
     const double scale = ScaleArg(info, 1);
@@ -108,11 +103,11 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
       const int64_t* p = info[0].As<Napi::TypedArrayOf<int64_t>>().Data();
       done = n == 0 || p == nullptr ? n : h_.RecordBatch(p, n, scale);
     } else {
-      ThrowType(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
+      ThrowBadArg(env, "Histogram.recordValues: values must be a Float64Array or BigInt64Array");
     }
     if (done != n) {
-      ThrowType(env, "Histogram.recordValues: values[" + std::to_string(done) +
-                         "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
+      ThrowBadArg(env, "Histogram.recordValues: values[" + std::to_string(done) +
+                           "] times scale is NaN, infinite or not below 2^62; nothing was recorded");
     }
   }
 
@@ -121,22 +116,22 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     const auto isF64 = [&](size_t i) {
       return info.Length() > i && info[i].IsTypedArray() && info[i].As<Napi::TypedArray>().TypedArrayType() == napi_float64_array;
     };
-    if (!isF64(0) || !isF64(1)) ThrowType(env, "Histogram.recordWeighted: values and weights must be Float64Arrays");
+    if (!isF64(0) || !isF64(1)) ThrowBadArg(env, "Histogram.recordWeighted: values and weights must be Float64Arrays");
     const double scale = ScaleArg(info, 2);
     Napi::Float64Array values = info[0].As<Napi::Float64Array>();
     Napi::Float64Array weights = info[1].As<Napi::Float64Array>();
     const size_t n = values.ElementLength();
-    if (weights.ElementLength() != n) ThrowType(env, "Histogram.recordWeighted: values and weights must have the same length");
+    if (weights.ElementLength() != n) ThrowBadArg(env, "Histogram.recordWeighted: values and weights must have the same length");
     if (n == 0 || values.Data() == nullptr || weights.Data() == nullptr) return;
     const size_t done = h_.RecordWeighted(values.Data(), weights.Data(), n, scale);
     if (done != n) {
-      ThrowType(env, "Histogram.recordWeighted: entry " + std::to_string(done) +
-                         " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
+      ThrowBadArg(env, "Histogram.recordWeighted: entry " + std::to_string(done) +
+                           " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
     }
   }
 
   static double PercentileArg(Napi::Env env, double p) {
-    if (!(p >= 0 && p <= 100)) ThrowType(env, "Histogram: a percentile must be a number from 0 to 100");
+    if (!(p >= 0 && p <= 100)) ThrowBadArg(env, "Histogram: a percentile must be a number from 0 to 100");
     return p;
   }
 
@@ -149,7 +144,7 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     Napi::Env env = info.Env();
     if (info.Length() < 1 || !info[0].IsTypedArray() ||
         info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
-      ThrowType(env, "Histogram.valuesAtPercentiles: percentiles must be a Float64Array");
+      ThrowBadArg(env, "Histogram.valuesAtPercentiles: percentiles must be a Float64Array");
     }
     Napi::Float64Array in = info[0].As<Napi::Float64Array>();
     const size_t n = in.ElementLength();
@@ -174,11 +169,11 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     Napi::Env env = info.Env();
     auto* ctor = static_cast<Napi::FunctionReference*>(info.Data());
     if (info.Length() < 1 || !info[0].IsObject() || !info[0].As<Napi::Object>().InstanceOf(ctor->Value())) {
-      ThrowType(env, "Histogram.merge: other must be a Histogram");
+      ThrowBadArg(env, "Histogram.merge: other must be a Histogram");
     }
     HistogramWrap* other = Unwrap(info[0].As<Napi::Object>());
-    if (other == nullptr) ThrowType(env, "Histogram.merge: other must be a Histogram");
-    if (!h_.Merge(other->h_)) ThrowType(env, "Histogram.merge: both histograms must have the same significant digits");
+    if (other == nullptr) ThrowBadArg(env, "Histogram.merge: other must be a Histogram");
+    if (!h_.Merge(other->h_)) ThrowBadArg(env, "Histogram.merge: both histograms must have the same significant digits");
   }
 
   void ResetAll(const Napi::CallbackInfo&) { h_.Reset(); }
@@ -192,15 +187,13 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     Napi::Env env = info.Env();
     if (info.Length() < 1 || !info[0].IsTypedArray() ||
         info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      ThrowType(env, "Histogram.decode: data must be a Buffer (Uint8Array)");
+      ThrowBadArg(env, "Histogram.decode: data must be a Buffer (Uint8Array)");
     }
     Napi::Uint8Array data = info[0].As<Napi::Uint8Array>();
     HdrHistogram decoded(3, 2);
     std::string error;
     if (!HdrHistogram::Decode(data.Data(), data.Data() ? data.ElementLength() : 0, &decoded, &error)) {
-      Napi::Error err = Napi::Error::New(env, "Histogram.decode: " + error);
-      err.Set("code", Napi::String::New(env, "SB_HDR_DECODE"));
-      throw err;
+      ThrowCoded(env, "SB_HDR_DECODE", "Histogram.decode: " + error, ErrorKind::kError);
     }
     auto* ctor = static_cast<Napi::FunctionReference*>(info.Data());
     Napi::Object obj = ctor->New({Napi::Number::New(env, decoded.digits())});

@@ -1,6 +1,7 @@
 // The JS binding of the HTTP/1.1 parser: http1Parse, one call per response (for tests).
 #include <napi.h>
 
+#include "errors.h"
 #include "http1.h"
 
 #include <vector>
@@ -20,19 +21,13 @@ class CollectingHandler final : public Http1Handler {
   std::vector<int64_t> stamps;
 };
 
-[[noreturn]] void ThrowType(Napi::Env env, const char* message) {
-  Napi::TypeError err = Napi::TypeError::New(env, message);
-  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
-  throw err;
-}
-
 // http1Parse(chunks, eof): feeds chunk i (stamped i) to a fresh parser, then
 // an end of stream when eof is true. For tests; the engine runs the parser
 // on its own threads.
 Napi::Value Http1Parse(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() != 2 || !info[0].IsArray() || !info[1].IsBoolean()) {
-    ThrowType(env, "http1Parse(chunks: Uint8Array[], eof: boolean): bad arguments");
+    ThrowBadArg(env, "http1Parse(chunks: Uint8Array[], eof: boolean): bad arguments");
   }
   Napi::Array arr = info[0].As<Napi::Array>();
   const uint32_t count = arr.Length();
@@ -41,7 +36,7 @@ Napi::Value Http1Parse(const Napi::CallbackInfo& info) {
   for (uint32_t i = 0; i < count; ++i) {
     Napi::Value v = arr.Get(i);
     if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-      ThrowType(env, "http1Parse: every chunk must be a Uint8Array");
+      ThrowBadArg(env, "http1Parse: every chunk must be a Uint8Array");
     }
     Napi::Uint8Array u = v.As<Napi::Uint8Array>();
     chunks[i].assign(reinterpret_cast<const char*>(u.Data()), u.ElementLength());

@@ -8,25 +8,20 @@
 
 #include <memory>
 
+#include "errors.h"
 #include "mockserver.h"
 
 namespace servebench {
 
 namespace {
 
-[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
-  Napi::TypeError err = Napi::TypeError::New(env, message);
-  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
-  throw err;
-}
-
 double Num(Napi::Env env, Napi::Object o, const char* key, double dflt, double lo, double hi) {
   Napi::Value v = o.Get(key);
   if (v.IsUndefined()) return dflt;
   const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : lo - 1;
   if (!(d >= lo && d <= hi)) {
-    ThrowType(env, std::string("MockServer: options.") + key + " must be a number in [" + std::to_string(lo) + ", " +
-                       std::to_string(hi) + "]");
+    ThrowBadArg(env, std::string("MockServer: options.") + key + " must be a number in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
   }
   return d;
 }
@@ -41,12 +36,12 @@ class MockServerWrap : public Napi::ObjectWrap<MockServerWrap> {
 
   explicit MockServerWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<MockServerWrap>(info) {
     Napi::Env env = info.Env();
-    if (info.Length() != 1 || !info[0].IsObject()) ThrowType(env, "new MockServer(options): bad arguments");
+    if (info.Length() != 1 || !info[0].IsObject()) ThrowBadArg(env, "new MockServer(options): bad arguments");
     Napi::Object o = info[0].As<Napi::Object>();
     MockServerOptions opts;
     Napi::Value host = o.Get("host");
     if (!host.IsUndefined()) {
-      if (!host.IsString()) ThrowType(env, "MockServer: options.host must be a string");
+      if (!host.IsString()) ThrowBadArg(env, "MockServer: options.host must be a string");
       opts.host = host.As<Napi::String>().Utf8Value();
     }
     opts.port = static_cast<int>(Num(env, o, "port", 0, 0, 65535));
@@ -56,19 +51,19 @@ class MockServerWrap : public Napi::ObjectWrap<MockServerWrap> {
     opts.default_tokens = static_cast<int>(Num(env, o, "defaultTokens", 64, 1, 1e6));
     Napi::Value model = o.Get("model");
     if (!model.IsUndefined()) {
-      if (!model.IsString()) ThrowType(env, "MockServer: options.model must be a string");
+      if (!model.IsString()) ThrowBadArg(env, "MockServer: options.model must be a string");
       opts.model = model.As<Napi::String>().Utf8Value();
     }
     Napi::Value words = o.Get("words");
     if (!words.IsUndefined()) {
-      if (!words.IsArray()) ThrowType(env, "MockServer: options.words must be an array of strings");
+      if (!words.IsArray()) ThrowBadArg(env, "MockServer: options.words must be an array of strings");
       Napi::Array a = words.As<Napi::Array>();
       for (uint32_t i = 0; i < a.Length(); ++i) {
         Napi::Value w = a.Get(i);
-        if (!w.IsString()) ThrowType(env, "MockServer: options.words must be an array of strings");
+        if (!w.IsString()) ThrowBadArg(env, "MockServer: options.words must be an array of strings");
         const std::string s = w.As<Napi::String>().Utf8Value();
         for (unsigned char c : s) {
-          if (c < 0x20 || c == '"' || c == '\\') ThrowType(env, "MockServer: options.words must need no JSON escaping");
+          if (c < 0x20 || c == '"' || c == '\\') ThrowBadArg(env, "MockServer: options.words must need no JSON escaping");
         }
         opts.words.push_back(s);
       }
@@ -79,9 +74,7 @@ class MockServerWrap : public Napi::ObjectWrap<MockServerWrap> {
       port_ = server_->Start();
     } catch (const std::exception& e) {
       server_.reset();
-      Napi::Error err = Napi::Error::New(env, e.what());
-      err.Set("code", Napi::String::New(env, "SB_MOCK_START"));
-      throw err;
+      ThrowCoded(env, "SB_MOCK_START", e.what(), ErrorKind::kError);
     }
   }
 

@@ -2,9 +2,9 @@
 // own thread at a fixed interval, stamps each sample with CLOCK_MONOTONIC ns, and keeps the
 // samples in a ring buffer that JS drains in batches (one call returns typed-array columns).
 //
-// PowerPoller is plain C++ (no N-API), so benchmarks and sanitizer builds can drive it alone
-// (compile power.cc and telemetry_*.cc with -DSERVEBENCH_POWER_CORE_ONLY).
-// RegisterPower adds the JS class `PowerPoller` (see src/native.ts for its typed surface).
+// PowerPoller (power.cc) is plain C++ (no N-API), so benchmarks and sanitizer builds can drive it
+// alone (compile power.cc and telemetry_*.cc). RegisterPower (power_binding.cc) adds the JS class
+// `PowerPoller` (see src/native.ts for its typed surface).
 #pragma once
 
 #include <time.h>

@@ -1,9 +1,9 @@
 // SSE (text/event-stream) framing.
 //
-// SseFramer is plain C++ with no N-API dependency, so the same code frames
-// events on the native engine's I/O thread and can be built alone for fuzzing
-// and sanitizer runs (compile sse.cc with -DSERVEBENCH_SSE_CORE_ONLY).
-// RegisterSse adds the JS binding `frameSse` (one call per response).
+// SseFramer (sse.cc) is plain C++ with no N-API dependency, so the same code
+// frames events on the native engine's I/O thread and can be built alone for
+// fuzzing and sanitizer runs. RegisterSse (sse_binding.cc) adds the JS binding
+// `frameSse` (one call per response).
 #pragma once
 
 #include <cstddef>

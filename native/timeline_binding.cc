@@ -6,17 +6,12 @@
 #include <string>
 #include <thread>
 
+#include "errors.h"
 #include "timeline.h"
 
 namespace servebench {
 
 namespace {
-
-[[noreturn]] void ThrowType(Napi::Env env, const std::string& message) {
-  Napi::TypeError err = Napi::TypeError::New(env, message);
-  err.Set("code", Napi::String::New(env, "SB_NATIVE_BAD_ARG"));
-  throw err;
-}
 
 const char* const kColumnNames[5] = {"start", "generationStart", "end", "isl", "osl"};
 
@@ -24,22 +19,22 @@ Napi::Value Timeline(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   // Guards only: the TS wrapper (src/metrics/core/timeline.ts) validates properly.
   if (info.Length() != 7) {
-    ThrowType(env, "sweepLine(start, generationStart, end, isl, osl, windowStart, windowEnd): expected 7 arguments");
+    ThrowBadArg(env, "timeline(start, generationStart, end, isl, osl, windowStart, windowEnd): expected 7 arguments");
   }
   const double* data[5];
   size_t n = 0;
   for (int i = 0; i < 5; ++i) {
     if (!info[i].IsTypedArray() || info[i].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
-      ThrowType(env, std::string("sweepLine: ") + kColumnNames[i] + " must be a Float64Array");
+      ThrowBadArg(env, std::string("timeline: ") + kColumnNames[i] + " must be a Float64Array");
     }
     Napi::Float64Array col = info[i].As<Napi::Float64Array>();
     if (i == 0) n = col.ElementLength();
-    if (col.ElementLength() != n) ThrowType(env, "sweepLine: the five columns must have the same length");
+    if (col.ElementLength() != n) ThrowBadArg(env, "timeline: the five columns must have the same length");
     data[i] = col.Data();
-    if (n > 0 && data[i] == nullptr) ThrowType(env, std::string("sweepLine: ") + kColumnNames[i] + " is detached");
+    if (n > 0 && data[i] == nullptr) ThrowBadArg(env, std::string("timeline: ") + kColumnNames[i] + " is detached");
   }
   if (!info[5].IsNumber() || !info[6].IsNumber()) {
-    ThrowType(env, "sweepLine: windowStart and windowEnd must be numbers");
+    ThrowBadArg(env, "timeline: windowStart and windowEnd must be numbers");
   }
   TimelineColumns cols{data[0], data[1], data[2], data[3], data[4], n, info[5].As<Napi::Number>().DoubleValue(),
                     info[6].As<Napi::Number>().DoubleValue()};
@@ -50,16 +45,13 @@ Napi::Value Timeline(const Napi::CallbackInfo& info) {
     // Synchronous: one call at the end of a run, over columns the caller owns.
     ok = RunTimeline(cols, out.Data(), std::thread::hardware_concurrency() >= 2 ? 2 : 1, &error);
   } catch (const std::bad_alloc&) {
-    Napi::Error err = Napi::Error::New(env, "sweepLine: out of memory for " + std::to_string(n) + " requests");
-    err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP_MEMORY"));
-    throw err;
+    ThrowCoded(env, "SB_NATIVE_TIMELINE_MEMORY", "timeline: out of memory for " + std::to_string(n) + " requests",
+               ErrorKind::kError);
   } catch (const std::exception& e) {
     // E.g. a thread that could not be started: an error for the caller, never a crash.
-    Napi::Error err = Napi::Error::New(env, std::string("sweepLine: ") + e.what());
-    err.Set("code", Napi::String::New(env, "SB_NATIVE_SWEEP"));
-    throw err;
+    ThrowCoded(env, "SB_NATIVE_TIMELINE", std::string("timeline: ") + e.what(), ErrorKind::kError);
   }
-  if (!ok) ThrowType(env, "sweepLine: " + error);
+  if (!ok) ThrowBadArg(env, "timeline: " + error);
   return out;
 }
 

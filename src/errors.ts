@@ -1,15 +1,37 @@
-// One class per condition, each with a stable `code` (in the style of undici's errors).
-// Exit codes: 0 success; 1 the run finished but every request failed (or a runtime failure);
-// 2 bad input (flag, file, unreachable URL at start); 130 interrupted before any export.
+// Every error of the project: one class per condition, each with a stable `code` (in the style of
+// undici's errors). Errors thrown by the C++ addon carry one of the native codes (SB_NATIVE_*,
+// SB_HDR_DECODE, SB_MOCK_START); src/native.ts maps each to its class here.
+// Exit codes (src/cli/main.ts reports any ServebenchError in one line with its exitCode; anything
+// else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
+// or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
+// histogram that cannot be read); 130 a third Ctrl-C, quitting without the exports (run-profile.ts).
+
+const kServebenchError = Symbol.for('servebench.error');
 
 export class ServebenchError extends Error {
   readonly code: string = 'SB_ERROR';
   readonly exitCode: number = 1;
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
+
+  /**
+   * `instanceof ServebenchError` goes by a brand rather than the prototype chain, so that
+   * NativeArgumentError can stay a TypeError (as Node's own argument errors are) and still be one
+   * of ours. Subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    if ((this as unknown) !== ServebenchError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as { [kServebenchError]?: unknown })[kServebenchError] === true;
+  }
+
+  get [kServebenchError](): true {
+    return true;
+  }
 }
+
+// ---- Bad input (exit code 2) ----
 
 /** Bad flag or flag value. */
 export class InvalidArgumentError extends ServebenchError {
@@ -35,18 +57,96 @@ export class TokenizerLoadError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
-/** The built-in mock server could not be started. */
-export class MockStartError extends ServebenchError {
-  override readonly code = 'SB_MOCK_START';
+/** An encoded HDR histogram (histograms.json, an HdrHistogram log) that cannot be decoded. Native code. */
+export class HistogramDecodeError extends ServebenchError {
+  override readonly code = 'SB_HDR_DECODE';
+  override readonly exitCode = 2;
 }
+
+// ---- Run outcomes and runtime failures (exit code 1) ----
 
 /** Every request of the run failed; the report was still written. */
 export class AllRequestsFailedError extends ServebenchError {
   override readonly code = 'SB_ALL_FAILED';
 }
 
-/** An encoded HDR histogram (histograms.json, an HdrHistogram log) that cannot be decoded. */
-export class HistogramDecodeError extends ServebenchError {
-  override readonly code = 'SB_HDR_DECODE';
-  override readonly exitCode = 2;
+/** The built-in mock server could not be started. Native code (the fast mock) too. */
+export class MockStartError extends ServebenchError {
+  override readonly code = 'SB_MOCK_START';
+}
+
+/** The C++ addon is not built, or cannot be loaded. */
+export class NativeAddonMissingError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_MISSING';
+  constructor(cause: unknown) {
+    super(
+      `the servebench native addon is not built (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}); ` +
+        'run `npm ci` or `npm run build` in the servebench folder (needs g++, make and python3)',
+      { cause },
+    );
+  }
+}
+
+/**
+ * A wrong argument to a native call, caught on either side of the boundary (the TS wrappers
+ * validate; the bindings only guard). A TypeError, and a ServebenchError by brand. Native code.
+ */
+export class NativeArgumentError extends TypeError {
+  readonly code = 'SB_NATIVE_BAD_ARG';
+  readonly exitCode: number = 1;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NativeArgumentError';
+  }
+
+  get [kServebenchError](): true {
+    return true;
+  }
+}
+
+/** The native stream engine could not start its I/O threads. Native code. */
+export class EngineStartError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_ENGINE';
+}
+
+/** A call on the native stream engine after close(). Native code. */
+export class EngineClosedError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_ENGINE_CLOSED';
+}
+
+/** V8 refused a value while the SSE framer built its result (e.g. an event over the string length limit). Native code. */
+export class SseFrameError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_SSE';
+}
+
+/** The timeline integration (time-weighted metrics) failed for a reason other than its input, e.g. a thread that could not start. Native code. */
+export class TimelineError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_TIMELINE';
+}
+
+/** The timeline integration could not allocate its scratch for the run's requests. Native code. */
+export class TimelineMemoryError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_TIMELINE_MEMORY';
+}
+
+// ---- Per-request conditions (become error records or responses; never reach the CLI) ----
+
+/** A request ended by its timeout (undici transport); classified as a `timeout` record. */
+export class RequestTimeoutError extends ServebenchError {
+  override readonly code = 'SB_REQUEST_TIMEOUT';
+}
+
+/** A request cancelled on purpose or by shutdown (undici transport); classified as a `cancelled` record. */
+export class RequestCancelledError extends ServebenchError {
+  override readonly code = 'SB_REQUEST_CANCELLED';
+}
+
+/** A response payload that is not valid JSON of the expected shape; becomes a `parse_error` record. */
+export class PayloadParseError extends ServebenchError {
+  override readonly code = 'SB_PAYLOAD_PARSE';
+}
+
+/** A request the mock refuses with 400 invalid_request_error. */
+export class BadRequestError extends ServebenchError {
+  override readonly code = 'SB_MOCK_BAD_REQUEST';
 }

@@ -1,7 +1,20 @@
-// The only module that loads the C++ addon. Everything native is typed here.
+// The only module that loads the C++ addon. Everything native is typed here, and every error the
+// addon throws is turned into its class here (NATIVE_ERRORS, callNative).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import {
+  EngineClosedError,
+  EngineStartError,
+  HistogramDecodeError,
+  MockStartError,
+  NativeAddonMissingError,
+  NativeArgumentError,
+  ServebenchError,
+  SseFrameError,
+  TimelineError,
+  TimelineMemoryError,
+} from './errors.js';
 
 export interface SseFrames {
   /** `data:` payload of each complete event, in order. */
@@ -279,23 +292,43 @@ export interface NativeAddon {
   PowerPoller: new (opts: PowerPollerOptions) => NativePowerPoller;
 }
 
-/** A wrong argument to a native call, caught on either side of the boundary. */
-export class NativeArgumentError extends TypeError {
-  readonly code = 'SB_NATIVE_BAD_ARG';
-  constructor(message: string) {
-    super(message);
-    this.name = 'NativeArgumentError';
-  }
+/**
+ * Every code the addon throws (the `code` of the JS error, set by native/errors.h) and the class it
+ * becomes on this side. test/unit/native/errors.test.ts checks this table against the codes in
+ * native/, both ways.
+ */
+export const NATIVE_ERRORS = {
+  SB_NATIVE_BAD_ARG: NativeArgumentError,
+  SB_HDR_DECODE: HistogramDecodeError,
+  SB_MOCK_START: MockStartError,
+  SB_NATIVE_ENGINE: EngineStartError,
+  SB_NATIVE_ENGINE_CLOSED: EngineClosedError,
+  SB_NATIVE_SSE: SseFrameError,
+  SB_NATIVE_TIMELINE: TimelineError,
+  SB_NATIVE_TIMELINE_MEMORY: TimelineMemoryError,
+} as const satisfies Record<string, new (message: string, options?: ErrorOptions) => Error & { readonly code: string }>;
+
+export type NativeErrorCode = keyof typeof NATIVE_ERRORS;
+
+/**
+ * A native throw as its class from NATIVE_ERRORS, with the same message and the native error as
+ * `cause`. Anything else (one of ours already, a JS handler's own error, an error without a known
+ * code) is returned as it is.
+ */
+export function nativeError(err: unknown): unknown {
+  if (err instanceof ServebenchError || err === null || typeof err !== 'object') return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !Object.hasOwn(NATIVE_ERRORS, code)) return err;
+  const message = (err as { message?: unknown }).message;
+  return new NATIVE_ERRORS[code as NativeErrorCode](typeof message === 'string' ? message : String(err), { cause: err });
 }
 
-export class NativeAddonMissingError extends Error {
-  readonly code = 'SB_NATIVE_MISSING';
-  constructor(cause: unknown) {
-    super(
-      `the servebench native addon is not built (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}); ` +
-        'run `npm ci` or `npm run build` in the servebench folder (needs g++, make and python3)',
-    );
-    this.name = 'NativeAddonMissingError';
+/** Runs one call into the addon: what it throws arrives as nativeError(err). Every wrapper calls through it. */
+export function callNative<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    throw nativeError(err);
   }
 }
 

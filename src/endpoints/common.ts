@@ -1,7 +1,8 @@
 // Helpers shared by the OpenAI-style adapters.
 import type { RunConfig } from '../config/types.js';
+import { PayloadParseError } from '../errors.js';
 import type { Turn } from '../records/types.js';
-import { type Payload, PayloadParseError } from './types.js';
+import type { Payload } from './types.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';
 import { usageOfPayload } from './usage.js';

@@ -21,10 +21,6 @@ export interface EndpointAdapter {
   readonly type: EndpointType;
   /** The JSON request body for a turn. */
   buildBody(turn: Turn, cfg: RunConfig): Record<string, unknown>;
-  /** Decode one payload; throws PayloadParseError when it is not valid JSON of the expected shape. */
+  /** Decode one payload; throws PayloadParseError (src/errors.ts) when it is not valid JSON of the expected shape. */
   parse(data: string): Payload;
-}
-
-export class PayloadParseError extends Error {
-  readonly code = 'SB_PAYLOAD_PARSE';
 }

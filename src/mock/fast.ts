@@ -2,7 +2,7 @@
 // benchmark measures the client and not the mock. Same API shapes and output words as the TS mock;
 // no faults, no reasoning, one token per chunk. Zero latency unless --ttft-ms / --itl-ms are given.
 import { InvalidArgumentError, MockStartError } from '../errors.js';
-import { native } from '../native.js';
+import { callNative, native } from '../native.js';
 import { MOCK_DEFAULTS, type MockOptions } from './options.js';
 import type { MockServer } from './server.js';
 import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN } from './options.js';
@@ -46,24 +46,23 @@ export async function startFastMockServer(opts: MockOptions, fast: FastMockSetti
   }
   const Server = native.MockServer;
   if (!Server) throw new MockStartError('the native addon was built without the fast mock');
-  let server: InstanceType<typeof Server>;
   const ttftMs = fast.ttftGiven ? opts.ttftMs : 0;
   const itlMs = fast.itlGiven ? opts.itlMs : 0;
-  try {
-    server = new Server({
-      host: opts.host === 'localhost' ? '127.0.0.1' : opts.host,
-      port: opts.port,
-      workers: fast.workers,
-      ttftMs,
-      itlMs,
-      words: [...VOCAB],
-      model: opts.modelName,
-      defaultTokens: Math.round((DEFAULT_LENGTH_MIN + DEFAULT_LENGTH_MAX) / 2),
-      stampEvents: fast.stampEvents,
-    });
-  } catch (err) {
-    throw new MockStartError((err as Error).message);
-  }
+  // A port taken or an address that cannot be bound: MockStartError (SB_MOCK_START).
+  const server = callNative(
+    () =>
+      new Server({
+        host: opts.host === 'localhost' ? '127.0.0.1' : opts.host,
+        port: opts.port,
+        workers: fast.workers,
+        ttftMs,
+        itlMs,
+        words: [...VOCAB],
+        model: opts.modelName,
+        defaultTokens: Math.round((DEFAULT_LENGTH_MIN + DEFAULT_LENGTH_MAX) / 2),
+        stampEvents: fast.stampEvents,
+      }),
+  );
   const port = server.port();
   const host = opts.host;
   let closed = false;

@@ -1,5 +1,6 @@
 // Turns a parsed request body into a generation plan: how many tokens, which seed, which shape.
 // Pure (no I/O), so every length rule is unit-testable without a server.
+import { BadRequestError } from '../errors.js';
 import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, MAX_OUTPUT_TOKENS, type MockOptions } from './options.js';
 import { planSpecSteps, type SpecSteps } from './spec-decode.js';
 import { createRng, hashString, mixSeed, unit } from './text.js';
@@ -26,9 +27,6 @@ export interface GenerationPlan {
   /** Simulated speculative-decoding verify steps over every output token; null when off. */
   specSteps?: SpecSteps | null;
 }
-
-/** A request the mock refuses with 400 invalid_request_error. */
-export class BadRequestError extends Error {}
 
 type Body = Record<string, unknown>;
 

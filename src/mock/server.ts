@@ -3,14 +3,14 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { MockStartError } from '../errors.js';
+import { BadRequestError, MockStartError } from '../errors.js';
 import { Clock } from './clock.js';
 import { FakeDcgm } from './dcgm.js';
 import { FaultPicker, sendHttpFault } from './faults.js';
 import { errorBody } from './openai.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { RequestRecorder } from './recorder.js';
-import { BadRequestError, planGeneration, type EndpointKind } from './request.js';
+import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
 
 export interface MockServer {

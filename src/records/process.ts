@@ -1,7 +1,7 @@
 // RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, count tokens,
 // settle the final status, and compute the per-record metrics.
 import type { EndpointAdapter } from '../endpoints/types.js';
-import { PayloadParseError } from '../endpoints/types.js';
+import { PayloadParseError } from '../errors.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';

@@ -1,6 +1,6 @@
 // TS side of the native power poller: opens the libraries, starts the thread, drains the ring
 // buffer on a timer into per-GPU series (W, J, ...), and reports what failed.
-import { native, type NativePowerPoller, type PowerBatch, type PowerDeviceStatus, type PowerLibraryStatus } from '../native.js';
+import { callNative, native, type NativePowerPoller, type PowerBatch, type PowerDeviceStatus, type PowerLibraryStatus } from '../native.js';
 import { GpuSeries } from './series.js';
 import type { GpuVendor, SeriesField } from './types.js';
 
@@ -36,12 +36,15 @@ export class NativeGpuPoller {
 
   constructor(opts: PollerOptions) {
     if (!(opts.intervalMs >= 1)) throw new RangeError(`poll interval must be at least 1 ms, got ${opts.intervalMs}`);
-    this.poller = new native.PowerPoller({
-      nvml: opts.nvml,
-      amdsmi: opts.amdsmi,
-      interval_ns: Math.round(opts.intervalMs * 1e6),
-      capacity: RING_CAPACITY,
-    });
+    this.poller = callNative(
+      () =>
+        new native.PowerPoller({
+          nvml: opts.nvml,
+          amdsmi: opts.amdsmi,
+          interval_ns: Math.round(opts.intervalMs * 1e6),
+          capacity: RING_CAPACITY,
+        }),
+    );
     this.gpus = this.poller.devices().map((d) => ({
       key: `${d.vendor === 'nvidia' ? 'nvml' : 'amdsmi'}:${d.index}`,
       vendor: d.vendor,

@@ -35,13 +35,3 @@ const UNDICI_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ER
 function isConnectionFailure(code: string): boolean {
   return /^E[A-Z0-9_]+$/.test(code) || UNDICI_SOCKET_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_');
 }
-
-export class RequestTimeoutError extends Error {
-  override readonly name = 'RequestTimeoutError';
-  readonly code = 'SB_REQUEST_TIMEOUT';
-}
-
-export class RequestCancelledError extends Error {
-  override readonly name = 'RequestCancelledError';
-  readonly code = 'SB_REQUEST_CANCELLED';
-}

@@ -3,7 +3,7 @@
 // loop's load never touches a timestamp. Sends made in one turn of the event loop cross to the
 // engine as one batch; finished requests come back in batches and become the same RawRecords the
 // undici transport produces.
-import { native, type EngineBatch, type NativeEngine } from '../native.js';
+import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
 import type { PreparedRequest, Transport } from './types.js';
@@ -88,15 +88,18 @@ export class NativeTransport implements Transport {
     const u = new URL(opts.baseUrl);
     this.pathPrefix = u.pathname.replace(/\/+$/, '');
     this.hostLine = `host: ${u.host}\r\n`;
-    this.engine = new Engine(
-      {
-        address: opts.address,
-        port: Number(u.port || 80),
-        threads: opts.threads,
-        maxConnections: opts.connections ?? 0,
-        priority: opts.priority ?? 'realtime',
-      },
-      (batch) => this.onRecords(batch),
+    this.engine = callNative(
+      () =>
+        new Engine(
+          {
+            address: opts.address,
+            port: Number(u.port || 80),
+            threads: opts.threads,
+            maxConnections: opts.connections ?? 0,
+            priority: opts.priority ?? 'realtime',
+          },
+          (batch) => this.onRecords(batch),
+        ),
     );
   }
 
@@ -187,7 +190,7 @@ export class NativeTransport implements Transport {
       streaming[i] = item.streaming ? 1 : 0;
       targets[i] = item.targetNs;
     }
-    this.engine.submit(ids, bytes, ends, streaming, timeouts, targets);
+    callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
   };
 
   private onRecords(b: EngineBatch): void {
@@ -259,7 +262,7 @@ export class NativeTransport implements Transport {
       p.resolve(this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason, http_status: null }));
       return;
     }
-    this.engine.cancel(Uint32Array.of(id));
+    callNative(() => this.engine.cancel(Uint32Array.of(id)));
   }
 
   cancelAll(reason: string): void {

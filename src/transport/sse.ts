@@ -1,6 +1,7 @@
 // SSE framing of one buffered response body: a thin, validating wrapper over
 // the native framer (one native call per response, see native/sse.cc).
-import { native, NativeArgumentError, type SseFrames } from '../native.js';
+import { NativeArgumentError } from '../errors.js';
+import { callNative, native, type SseFrames } from '../native.js';
 
 export type { SseFrames };
 
@@ -44,5 +45,5 @@ export function frameSse(chunks: readonly Uint8Array[], stamps: readonly bigint[
       `frameSse: ${column.length} stamps for ${chunks.length} chunks (one stamp per chunk expected)`,
     );
   }
-  return native.frameSse(chunks as Uint8Array[], column);
+  return callNative(() => native.frameSse(chunks as Uint8Array[], column));
 }

@@ -3,8 +3,9 @@
 // SSE framing of the buffered chunks happens in one native call per response.
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
-import { RequestCancelledError, RequestTimeoutError, transportError } from './classify.js';
+import { transportError } from './classify.js';
 import { newRecord } from './record.js';
 import { frameSse } from './sse.js';
 import { StampColumn } from './stamps.js';

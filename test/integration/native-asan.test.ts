@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
-  'sse.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
+  'errors.cc', 'sse.cc', 'sse_binding.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
   'engine_batch.cc', 'engine_binding.cc', 'mockserver.cc', 'mockserver_format.cc', 'mockserver_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
 
@@ -128,12 +128,22 @@ for (let i = 0; i < 3000; i++) {
 console.log('scenario: ok');
 `;
 
+/**
+ * Memory V8's internals allocated themselves (heap pages, slot sets, free lists: frame #1 in
+ * v8::internal) is V8's bookkeeping, which node does not free at exit, even when one of our calls
+ * set it off (a string that grew the heap). What our code owns is allocated from our frames, the
+ * standard library or node's N-API layer.
+ */
+const V8_INTERNAL = /^\s*#1 0x[0-9a-f]+ in v8::internal::/m;
+
 /** The reports that concern our code: every ASan error, and each leak allocated through native/. */
 function ourFindings(report: string): string[] {
   const out: string[] = [];
   for (const block of report.split(/\n(?=\S)|\n\n/)) {
     if (/ERROR: AddressSanitizer/.test(block)) out.push(block);
-    else if (/^(Direct|Indirect) leak/.test(block.trim()) && /servebench_asan\.node|\bnative\/\w+\.(cc|h)/.test(block)) out.push(block);
+    else if (/^(Direct|Indirect) leak/.test(block.trim()) && /servebench_asan\.node|\bnative\/\w+\.(cc|h)/.test(block) && !V8_INTERNAL.test(block)) {
+      out.push(block);
+    }
   }
   return out;
 }

@@ -6,7 +6,7 @@
 // guaranteed to export its symbols everywhere, and the system's needs -dev headers).
 import zlib from 'node:zlib';
 import { HistogramDecodeError } from '../../errors.js';
-import { native, type NativeHistogram } from '../../native.js';
+import { callNative, native, type NativeHistogram } from '../../native.js';
 
 const V2_COMPRESSED_COOKIE_BASE = 0x1c849304;
 /** The cookie with the word-size nibble HdrHistogram sets (0x10). */
@@ -50,10 +50,5 @@ export function decodeCompressed(encoded: string): NativeHistogram {
   } catch (err) {
     throw new HistogramDecodeError(`encoded histogram does not inflate (${(err as Error).message})`);
   }
-  try {
-    return native.Histogram.decode(v2);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'SB_HDR_DECODE') throw new HistogramDecodeError((err as Error).message);
-    throw err;
-  }
+  return callNative(() => native.Histogram.decode(v2));
 }

@@ -8,7 +8,7 @@
 // is within 0.1 % of the exact value for any value ≥ 0.0005 of its unit (below that, rounding to
 // the millionth dominates). The exact statistics (avg/min/max/std/sum) are kept before rounding.
 import { InvalidArgumentError } from '../../errors.js';
-import { native, type NativeHistogram } from '../../native.js';
+import { callNative, native, type NativeHistogram } from '../../native.js';
 import { decodeCompressed, encodeCompressed } from './histogram-codec.js';
 import type { BaseUnit } from './units.js';
 
@@ -95,12 +95,12 @@ class Recorder {
     if (this.staged > 0) {
       const n = this.staged;
       this.staged = 0;
-      this.h.recordValues(this.stage.subarray(0, n), this.scale);
+      callNative(() => this.h.recordValues(this.stage.subarray(0, n), this.scale));
     }
     if (this.wStaged > 0) {
       const n = this.wStaged;
       this.wStaged = 0;
-      this.h.recordWeighted(this.wValues!.subarray(0, n), this.wWeights!.subarray(0, n), this.scale);
+      callNative(() => this.h.recordWeighted(this.wValues!.subarray(0, n), this.wWeights!.subarray(0, n), this.scale));
     }
   }
 }
@@ -133,7 +133,8 @@ export class MetricHistogram {
     }
     this.unit = unit;
     this.scale = scale;
-    const h = from?.pos ?? new native.Histogram(checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS));
+    const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS);
+    const h = from?.pos ?? callNative(() => new native.Histogram(digits));
     this.significantDigits = h.significantDigits;
     this.pos = new Recorder(h, scale);
     if (from?.neg) this.neg = new Recorder(from.neg, scale);
@@ -165,11 +166,11 @@ export class MetricHistogram {
 
   /**
    * Records a column of non-negative values in one native call, all or nothing: a NaN, an infinity
-   * or a value ≥ 2^62 after scaling throws a TypeError (code SB_NATIVE_BAD_ARG) and records none.
+   * or a value ≥ 2^62 after scaling throws NativeArgumentError (code SB_NATIVE_BAD_ARG) and records none.
    * A negative value is recorded as 0 and counted in `clamped` (use add() for signed values).
    */
   addAll(values: Float64Array | BigInt64Array): void {
-    this.pos.native.recordValues(values, this.scale);
+    callNative(() => this.pos.native.recordValues(values, this.scale));
   }
 
   get count(): number {
@@ -267,8 +268,10 @@ export class MetricHistogram {
         `cannot merge histograms of scale ${other.scale} and ${other.significantDigits} digits into scale ${this.scale} and ${this.significantDigits} digits`,
       );
     }
-    this.pos.native.merge(other.pos.native);
-    if (other.neg) this.negative().native.merge(other.neg.native);
+    callNative(() => {
+      this.pos.native.merge(other.pos.native);
+      if (other.neg) this.negative().native.merge(other.neg.native);
+    });
   }
 
   reset(): void {
@@ -291,7 +294,7 @@ export class MetricHistogram {
   }
 
   private negative(): Recorder {
-    this.neg ??= new Recorder(new native.Histogram(this.significantDigits), this.scale);
+    this.neg ??= new Recorder(callNative(() => new native.Histogram(this.significantDigits)), this.scale);
     return this.neg;
   }
 }

@@ -1,6 +1,7 @@
 // The timeline integration of a run's request columns (a sweep line): a thin, validating wrapper
 // over the one native call (native/timeline.h), decoding its Float64Array into named rows.
-import { native, NativeArgumentError } from '../../native.js';
+import { NativeArgumentError } from '../../errors.js';
+import { callNative, native } from '../../native.js';
 
 /**
  * The step functions the sweep reduces, in the order of the native result (native/timeline.h
@@ -95,15 +96,9 @@ export function timeline(columns: TimelineColumns, windowStart: number, windowEn
   if (!Number.isFinite(windowStart) || !Number.isFinite(windowEnd) || windowEnd < windowStart) {
     throw new NativeArgumentError(`timeline: bad window [${windowStart}, ${windowEnd}] (finite, end >= start)`);
   }
-  let out: Float64Array;
-  try {
-    out = native.timeline(columns.start, columns.generationStart, columns.end, columns.isl, columns.osl, windowStart, windowEnd);
-  } catch (err) {
-    if (err instanceof TypeError && (err as { code?: string }).code === 'SB_NATIVE_BAD_ARG') {
-      throw new NativeArgumentError(err.message);
-    }
-    throw err;
-  }
+  const out = callNative(() =>
+    native.timeline(columns.start, columns.generationStart, columns.end, columns.isl, columns.osl, windowStart, windowEnd),
+  );
   if (out.length !== HEADER + TIMELINE_ROWS.length * STATS.length) {
     throw new Error(`timeline: the addon returned ${out.length} values; rebuild it (npm run build)`);
   }

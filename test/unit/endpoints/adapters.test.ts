@@ -3,7 +3,7 @@ import { buildRunConfig } from '../../../src/config/validate.js';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { completionsAdapter } from '../../../src/endpoints/completions.js';
 import { RequestBuilder } from '../../../src/endpoints/request.js';
-import { PayloadParseError } from '../../../src/endpoints/types.js';
+import { PayloadParseError } from '../../../src/errors.js';
 
 const turn = { prompt: 'hello there', isl: 2, max_tokens: 20 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveMockOptions } from '../../../src/mock/options.js';
-import { BadRequestError, planGeneration } from '../../../src/mock/request.js';
+import { BadRequestError } from '../../../src/errors.js';
+import { planGeneration } from '../../../src/mock/request.js';
 
 const opts = resolveMockOptions({ seed: 3 });
 const chat = (extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content: 'hello world' }], ...extra });

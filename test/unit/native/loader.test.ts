@@ -10,7 +10,8 @@ describe('native loader', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-native-'));
     fs.mkdirSync(path.join(root, 'dist'));
     fs.writeFileSync(path.join(root, 'package.json'), '{"type":"module"}');
-    fs.copyFileSync(path.resolve('dist/native.js'), path.join(root, 'dist', 'native.js'));
+    // native.js and the one module it imports (its error classes), without the addon next to them.
+    for (const f of ['native.js', 'errors.js']) fs.copyFileSync(path.resolve('dist', f), path.join(root, 'dist', f));
     let stderr = '';
     try {
       execFileSync(process.execPath, ['-e', `import('${path.join(root, 'dist', 'native.js')}').catch(e => { console.error(e.code + ' ' + e.message); process.exit(3); })`], {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frameSse } from '../../../src/transport/sse.js';
-import { native, NativeArgumentError } from '../../../src/native.js';
+import { NativeArgumentError } from '../../../src/errors.js';
+import { native } from '../../../src/native.js';
 import { referenceFrame } from './sse-reference.js';
 import { rng } from '../../helpers/rng.js';
 

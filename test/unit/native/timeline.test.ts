@@ -3,7 +3,8 @@
 // (bench/timeline-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';
 import { timeline, TIMELINE_ROWS, type TimelineColumns, type TimelineRow, type TimelineRowStats } from '../../../src/metrics/core/timeline.js';
-import { native, NativeArgumentError } from '../../../src/native.js';
+import { NativeArgumentError } from '../../../src/errors.js';
+import { native } from '../../../src/native.js';
 import { jsTimeline } from '../../../bench/timeline-js.js';
 import { rng } from '../../helpers/rng.js';
 

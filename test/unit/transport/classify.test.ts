@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RequestCancelledError, RequestTimeoutError, statusError, transportError } from '../../../src/transport/classify.js';
+import { RequestCancelledError, RequestTimeoutError } from '../../../src/errors.js';
+import { statusError, transportError } from '../../../src/transport/classify.js';
 import { StampColumn } from '../../../src/transport/stamps.js';
 
 describe('error classification', () => {
