@@ -170,6 +170,7 @@ process.stdout.write(
             user_s: (split1['sb-engine-io']?.user ?? 0) - (split0['sb-engine-io']?.user ?? 0),
             system_s: (split1['sb-engine-io']?.system ?? 0) - (split0['sb-engine-io']?.system ?? 0),
             reads: stats1.reads - stats0.reads,
+            polls: stats1.polls - stats0.polls,
             coalesce_sleeps: stats1.coalesce_sleeps - stats0.coalesce_sleeps,
             read_delay_us: { mean: stats1.read_delay_mean_ns / 1e3, p50: stats1.read_delay_p50_ns / 1e3, p99: stats1.read_delay_p99_ns / 1e3, max: stats1.read_delay_max_ns / 1e3 },
           }

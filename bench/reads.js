@@ -6,7 +6,7 @@
 //   node bench/reads.js '{"settings":[{"readCoalesceUs":0},{"readCoalesceUs":100}],"reps":3,
 //                         "concurrency":1024,"itlMs":1,"warmupS":1,"durationS":3,"osl":64}'
 // A setting may also carry "threads" (I/O threads) and "env" (extra environment of the client).
-// Per row: I/O-thread user and system µs per event, reads per event, events/s, stamp error
+// Per row: I/O-thread user and system µs per event, reads and wake-ups (polls) per event, events/s, stamp error
 // (client stamp − the mock's send stamp) p50/p99 in µs, the engine's own read-delay p50/p99, the
 // mock's CPU share (is it the bottleneck?) and the load average when the row ran.
 import { spawn, spawnSync } from 'node:child_process';
@@ -86,6 +86,7 @@ for (let rep = 0; rep < reps; rep++) {
       sys_us: (w.system_s / r.events) * 1e6,
       user_us: (w.user_s / r.events) * 1e6,
       reads_per_event: w.reads / r.events,
+      polls_per_event: w.polls / r.events,
       events_s: r.events / r.wall_s,
       stamp_p50_us: r.fidelity_ms ? r.fidelity_ms.p50 * 1e3 : NaN,
       stamp_p99_us: r.fidelity_ms ? r.fidelity_ms.p99 * 1e3 : NaN,
@@ -104,11 +105,11 @@ for (let rep = 0; rep < reps; rep++) {
 }
 mock.stop();
 
-const cols = ['sys_us', 'user_us', 'reads_per_event', 'events_s', 'stamp_p50_us', 'stamp_p99_us', 'delay_p50_us', 'delay_p99_us', 'mock_cpu', 'load'];
+const cols = ['sys_us', 'user_us', 'reads_per_event', 'polls_per_event', 'events_s', 'stamp_p50_us', 'stamp_p99_us', 'delay_p50_us', 'delay_p99_us', 'mock_cpu', 'load'];
 const fmt = (v) => (!Number.isFinite(v) ? '-' : v >= 1000 ? Math.round(v).toString() : v.toFixed(2));
 const table = {
   title: `native engine I/O cost per event — component harness (c=${concurrency}, ITL ${itlMs} ms; medians of ${reps} interleaved reps)`,
-  columns: ['setting', 'sys µs/ev', 'user µs/ev', 'reads/ev', 'events/s', 'stamp p50 µs', 'stamp p99 µs', 'read delay p50 µs', 'read delay p99 µs', 'mock cpu', 'load1'],
+  columns: ['setting', 'sys µs/ev', 'user µs/ev', 'reads/ev', 'polls/ev', 'events/s', 'stamp p50 µs', 'stamp p99 µs', 'read delay p50 µs', 'read delay p99 µs', 'mock cpu', 'load1'],
   rows: settings.map((s, i) => [label(s), ...cols.map((k) => fmt(median(rows[i].map((r) => r[k]))))]),
 };
 process.stdout.write(formatTable(table) + '\n');

@@ -100,6 +100,7 @@ struct EngineStats {
   uint64_t connections_live = 0;
   uint64_t requests_live = 0;  // submitted and not yet completed
   uint64_t reads = 0;
+  uint64_t polls = 0;  // epoll_wait calls that returned a ready socket (wake-ups that read)
   uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
   uint64_t realtime_threads = 0;    // I/O threads running SCHED_FIFO now
   uint64_t raised_threads = 0;      // I/O threads running with a short slice or nice -10 now

@@ -295,6 +295,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("connections_opened", static_cast<double>(st.connections_opened));
     o.Set("connections_live", static_cast<double>(st.connections_live));
     o.Set("reads", static_cast<double>(st.reads));
+    o.Set("polls", static_cast<double>(st.polls));
     o.Set("retries", static_cast<double>(st.retries));
     o.Set("realtime_threads", static_cast<double>(st.realtime_threads));
     o.Set("raised_threads", static_cast<double>(st.raised_threads));

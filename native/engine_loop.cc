@@ -110,6 +110,7 @@ void IoLoop::AddStats(EngineStats* s) const {
   s->connections_live += live_conns_.load(std::memory_order_relaxed);
   s->requests_live += live_reqs_.load(std::memory_order_relaxed);
   s->reads += reads_.load(std::memory_order_relaxed);
+  s->polls += polls_.load(std::memory_order_relaxed);
   s->retries += retries_.load(std::memory_order_relaxed);
   const auto p = static_cast<IoPriority>(priority_.load(std::memory_order_relaxed));
   if (p == IoPriority::kRealtime) ++s->realtime_threads;
@@ -156,6 +157,7 @@ void IoLoop::Run() {
         OnConnEvent(static_cast<Conn*>(tag), events[i].events, now);
       }
     }
+    if (any_conn) polls_.store(polls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     last_wake = any_conn && options_.read_coalesce_ns > 0 ? now : 0;
     now = EngineClockNs();
     if (inbox) TakeInbox(now);

@@ -138,7 +138,7 @@ class IoLoop {
   ReadDelayHist read_delay_;
 
   // Counters (read by other threads).
-  std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0},
+  std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0}, polls_{0},
       retries_{0};
   IoScheduling sched_;
   std::atomic<uint8_t> priority_{0};

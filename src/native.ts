@@ -113,6 +113,8 @@ export interface NativeEngine {
     connections_opened: number;
     connections_live: number;
     reads: number;
+    /** epoll_wait calls that returned a ready socket: the I/O threads' wake-ups that read. */
+    polls: number;
     retries: number;
     /** I/O threads running SCHED_FIFO now (needs root or CAP_SYS_NICE). */
     realtime_threads: number;

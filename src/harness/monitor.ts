@@ -79,6 +79,8 @@ export interface HarnessReport {
     reads: number;
     events: number;
     reads_per_event: number | null;
+    /** Wake-ups that read (epoll_wait calls returning a ready socket) per event. */
+    polls_per_event: number | null;
     coalesce_sleeps: number;
     read_delay_us: { mean: number; p50: number; p99: number; max: number; count: number };
   };
@@ -209,6 +211,7 @@ function readsReport(windowUs: number, s: Record<string, unknown>, events: numbe
     reads,
     events,
     reads_per_event: events > 0 ? reads / events : null,
+    polls_per_event: events > 0 ? num('polls') / events : null,
     coalesce_sleeps: num('coalesce_sleeps'),
     read_delay_us: {
       mean: num('read_delay_mean_ns') / 1e3,

@@ -69,6 +69,9 @@ describe('native engine: read coalescing', () => {
     // 10 ms window, about one read per 10 events of a stream.
     expect(coalesced.readsPerEvent).toBeLessThan(eager.readsPerEvent / 2);
     expect(coalesced.readsPerEvent).toBeLessThan(0.4);
+    // Fewer wake-ups, too: each look reads every stream that has bytes.
+    expect(coalesced.stats.polls).toBeLessThan(eager.stats.polls / 2);
+    expect(coalesced.stats.polls).toBeLessThanOrEqual(coalesced.stats.reads);
     expect(eager.stats.coalesce_sleeps).toBe(0);
     expect(coalesced.stats.coalesce_sleeps).toBeGreaterThan(0);
     // The added delay is measured, and it is the coalescing engine's that is larger.
@@ -81,6 +84,7 @@ describe('native engine: read coalescing', () => {
       const reads = run.harness.reads!;
       expect(reads).toMatchObject({ coalesce_window_us: window, reads: run.stats.reads, events: STREAMS * (EVENTS + 1) });
       expect(reads.reads_per_event).toBeCloseTo(run.readsPerEvent, 9);
+      expect(reads.polls_per_event).toBeCloseTo(run.stats.polls / reads.events, 9);
       expect(reads.read_delay_us.p50).toBe(run.stats.read_delay_p50_ns / 1e3);
       expect(reads.read_delay_us.count).toBe(run.stats.read_delay_count);
     }
