@@ -13,8 +13,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { importDist } from './lib.js';
 
-/** CPU seconds (user + system) of each thread of this process, by name: from /proc (Linux). */
-function threadCpu() {
+/** CPU seconds (user + system) of each thread of this process, by name: from /proc (Linux); `split` gets user and system apart. */
+function threadCpu(split = {}) {
   const out = {};
   try {
     const tick = 100; // USER_HZ
@@ -24,6 +24,9 @@ function threadCpu() {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const key = tid === String(process.pid) ? 'js-main' : name;
       out[key] = (out[key] ?? 0) + (Number(f[11]) + Number(f[12])) / tick;
+      split[key] ??= { user: 0, system: 0 };
+      split[key].user += Number(f[11]) / tick;
+      split[key].system += Number(f[12]) / tick;
     }
   } catch {
     /* not Linux */
@@ -43,7 +46,7 @@ if (!undiciMod || !nativeMod) {
 }
 const transport =
   kind === 'native'
-    ? new nativeMod.NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: concurrency, requestTimeoutMs: 120_000, threads, priority: cfg.priority ?? 'realtime' })
+    ? new nativeMod.NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: concurrency, requestTimeoutMs: 120_000, threads, priority: cfg.priority ?? 'realtime', readCoalesceUs: cfg.readCoalesceUs ?? 0 })
     : new undiciMod.UndiciTransport({ baseUrl: url, connections: concurrency, requestTimeoutMs: 120_000, trace: false });
 
 const body = Buffer.from(
@@ -110,7 +113,9 @@ const workers = Array.from({ length: concurrency }, worker);
 await sleep(warmupS * 1000);
 measuring = true;
 const cpu0 = process.cpuUsage();
-const threads0 = threadCpu();
+const split0 = {};
+const threads0 = threadCpu(split0);
+const stats0 = typeof transport.stats === 'function' ? transport.stats() : null;
 const t0 = process.hrtime.bigint();
 let rssMid = 0;
 let heapMid = 0;
@@ -126,7 +131,9 @@ const rssTimer = setTimeout(() => {
 await sleep(durationS * 1000);
 const cpu = process.cpuUsage(cpu0);
 const wallNs = Number(process.hrtime.bigint() - t0);
-const threads1 = threadCpu();
+const split1 = {};
+const threads1 = threadCpu(split1);
+const stats1 = typeof transport.stats === 'function' ? transport.stats() : null;
 const threadCpuS = {};
 for (const [k, v] of Object.entries(threads1)) {
   const d = v - (threads0[k] ?? 0);
@@ -156,6 +163,18 @@ process.stdout.write(
     io_threads: engineStats
       ? { realtime: engineStats.realtime_threads, raised: engineStats.raised_threads, realtime_demotions: engineStats.realtime_demotions, reads: engineStats.reads }
       : null,
+    // The I/O threads over the measured window: user and system seconds, reads, read delay (whole run).
+    io_window:
+      stats0 && stats1
+        ? {
+            user_s: (split1['sb-engine-io']?.user ?? 0) - (split0['sb-engine-io']?.user ?? 0),
+            system_s: (split1['sb-engine-io']?.system ?? 0) - (split0['sb-engine-io']?.system ?? 0),
+            reads: stats1.reads - stats0.reads,
+            polls: stats1.polls - stats0.polls,
+            coalesce_sleeps: stats1.coalesce_sleeps - stats0.coalesce_sleeps,
+            read_delay_us: { mean: stats1.read_delay_mean_ns / 1e3, p50: stats1.read_delay_p50_ns / 1e3, p99: stats1.read_delay_p99_ns / 1e3, max: stats1.read_delay_max_ns / 1e3 },
+          }
+        : null,
     rss_base: rssBase,
     rss_mid: rssMid,
     heap_mid: heapMid,

@@ -34,10 +34,23 @@ void Engine::Submit(std::vector<EngineRequest>&& requests) {
     loops_[0]->Post(std::move(requests));
     return;
   }
-  std::vector<std::vector<EngineRequest>> per(loops_.size());
+  // Each request goes to the loop with the fewest in flight (ties round-robin): each loop holds
+  // its share of the connections, so in a closed loop, where a request finishing on one loop is
+  // replaced by one that round-robin could send to another, plain round-robin lets one loop queue
+  // requests for its busy connections while another's sit idle.
+  const size_t n = loops_.size();
+  std::vector<std::vector<EngineRequest>> per(n);
+  std::vector<int64_t> load(n);
+  for (size_t i = 0; i < n; ++i) load[i] = loops_[i]->load();
   for (auto& r : requests) {
-    per[next_loop_].push_back(std::move(r));
-    next_loop_ = (next_loop_ + 1) % loops_.size();
+    size_t best = next_loop_;
+    for (size_t k = 1; k < n; ++k) {
+      const size_t i = (next_loop_ + k) % n;
+      if (load[i] < load[best]) best = i;
+    }
+    ++load[best];
+    per[best].push_back(std::move(r));
+    next_loop_ = (best + 1) % n;
   }
   for (size_t i = 0; i < loops_.size(); ++i) {
     if (!per[i].empty()) loops_[i]->Post(std::move(per[i]));
@@ -90,7 +103,12 @@ void Engine::Stop() {
 
 EngineStats Engine::Stats() const {
   EngineStats s;
-  for (const auto& loop : loops_) loop->AddStats(&s);
+  std::vector<const ReadDelayHist*> hists;
+  for (const auto& loop : loops_) {
+    loop->AddStats(&s);
+    hists.push_back(loop->read_delay());
+  }
+  ReadDelayHist::Summarize(hists, &s);
   return s;
 }
 

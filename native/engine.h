@@ -46,6 +46,11 @@ struct EngineOptions {
   // How hard the I/O threads ask to run promptly (engine_sched.h); each step is taken only where
   // the kernel allows it.
   IoPriority priority = IoPriority::kRealtime;
+  // Read coalescing (--read-coalesce-us): an I/O thread that has just read looks at its sockets
+  // again no sooner than this many ns after its last wake-up, so more bytes queue per recv() (each
+  // recv that drains a socket costs an ACK/window update in the kernel). 0: read eagerly. Stamps
+  // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay_*).
+  int64_t read_coalesce_ns = 0;
 };
 
 struct EngineRequest {
@@ -95,10 +100,19 @@ struct EngineStats {
   uint64_t connections_live = 0;
   uint64_t requests_live = 0;  // submitted and not yet completed
   uint64_t reads = 0;
+  uint64_t polls = 0;  // epoll_wait calls that returned a ready socket (wake-ups that read)
   uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
   uint64_t realtime_threads = 0;    // I/O threads running SCHED_FIFO now
   uint64_t raised_threads = 0;      // I/O threads running with a short slice or nice -10 now
   uint64_t realtime_demotions = 0;  // times a thread left SCHED_FIFO because it was busy
+  // Per read: its stamp − when the loop could first have read (the start of a coalescing sleep, or
+  // the return of epoll_wait when it did not sleep), over all threads.
+  uint64_t read_delay_count = 0;
+  double read_delay_mean_ns = 0;
+  int64_t read_delay_p50_ns = 0;
+  int64_t read_delay_p99_ns = 0;
+  int64_t read_delay_max_ns = 0;
+  uint64_t coalesce_sleeps = 0;  // times a thread held off its next look (read coalescing)
 };
 
 class IoLoop;
@@ -114,7 +128,7 @@ class Engine {
 
   // Starts the I/O threads. Throws std::runtime_error when one cannot start.
   void Start();
-  // Hands requests to the threads (spread round-robin).
+  // Hands requests to the threads (each to the one with the fewest in flight).
   void Submit(std::vector<EngineRequest>&& requests);
   // Ends these requests (or all) as cancelled.
   void Cancel(const std::vector<uint32_t>& ids);

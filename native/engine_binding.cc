@@ -1,6 +1,6 @@
 // The JS binding of the native stream engine: class Engine.
 //
-//   new Engine({address, port, threads, maxConnections, maxBodyBytes}, onRecords)
+//   new Engine({address, port, threads, maxConnections, maxBodyBytes, priority, readCoalesceUs}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
 //
@@ -117,6 +117,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     opts.threads = IntOption(env, o, "threads", 1, 1, 64);
     opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
     opts.max_body_bytes = static_cast<size_t>(IntOption(env, o, "maxBodyBytes", 64 << 20, 1, 1 << 30));
+    opts.read_coalesce_ns = static_cast<int64_t>(IntOption(env, o, "readCoalesceUs", 0, 0, 10000)) * 1000;
     Napi::Value prio = o.Get("priority");
     if (!prio.IsUndefined()) {
       const std::string p = prio.IsString() ? prio.As<Napi::String>().Utf8Value() : "";
@@ -287,10 +288,17 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("connections_opened", static_cast<double>(st.connections_opened));
     o.Set("connections_live", static_cast<double>(st.connections_live));
     o.Set("reads", static_cast<double>(st.reads));
+    o.Set("polls", static_cast<double>(st.polls));
     o.Set("retries", static_cast<double>(st.retries));
     o.Set("realtime_threads", static_cast<double>(st.realtime_threads));
     o.Set("raised_threads", static_cast<double>(st.raised_threads));
     o.Set("realtime_demotions", static_cast<double>(st.realtime_demotions));
+    o.Set("read_delay_count", static_cast<double>(st.read_delay_count));
+    o.Set("read_delay_mean_ns", st.read_delay_mean_ns);
+    o.Set("read_delay_p50_ns", static_cast<double>(st.read_delay_p50_ns));
+    o.Set("read_delay_p99_ns", static_cast<double>(st.read_delay_p99_ns));
+    o.Set("read_delay_max_ns", static_cast<double>(st.read_delay_max_ns));
+    o.Set("coalesce_sleeps", static_cast<double>(st.coalesce_sleeps));
     return o;
   }
 

@@ -153,8 +153,10 @@ void IoLoop::OnReadable(Conn* c) {
     const int64_t stamp = EngineClockNs();
     Req* r = c->req;
     if (n > 0) {
-      reads_.fetch_add(1, std::memory_order_relaxed);
-      if (r == nullptr) {
+      // One writer: a plain store, not a locked add, on the per-read path.
+      reads_.store(reads_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      read_delay_.Add(stamp - look_ns_);
+          if (r == nullptr) {
         CloseConn(c);  // bytes on an idle connection: it cannot be trusted
         return;
       }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "engine_reads.h"
 #include "engine_req.h"
 #include "engine_sched.h"
 #include "http1.h"
@@ -69,6 +70,9 @@ class IoLoop {
   void PostCancel(const std::vector<uint32_t>& ids, bool all);
   void PostStop();
   void AddStats(EngineStats* s) const;
+  const ReadDelayHist* read_delay() const { return &read_delay_; }
+  // Requests handed to this loop and not yet finished (Engine::Submit balances on it).
+  int64_t load() const { return assigned_.load(std::memory_order_relaxed); }
 
  private:
   void Run();
@@ -95,6 +99,7 @@ class IoLoop {
   Req* NewReq();
   void FreeReq(Req* r);
   int EpollTimeoutMs(int64_t now) const;
+  bool HoldOff(int64_t last_wake, int64_t now);
 
   Engine* engine_;
   EngineOptions options_;
@@ -112,6 +117,7 @@ class IoLoop {
   bool cancel_all_ = false;
   bool stop_ = false;
   std::atomic<bool> wake_pending_{false};
+  std::atomic<int64_t> assigned_{0};
 
   // Loop state (loop thread only).
   std::vector<std::unique_ptr<Req>> slots_;
@@ -126,9 +132,13 @@ class IoLoop {
   bool stopping_ = false;
   std::vector<Conn*> graveyard_;  // closed this iteration; freed after it
   std::vector<EngineRecord> batch_;
+  // When this iteration could first have read: the start of its coalescing sleep, else the return
+  // of epoll_wait. A read's delay is its stamp minus this.
+  int64_t look_ns_ = 0;
+  ReadDelayHist read_delay_;
 
   // Counters (read by other threads).
-  std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0},
+  std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0}, polls_{0},
       retries_{0};
   IoScheduling sched_;
   std::atomic<uint8_t> priority_{0};

@@ -62,6 +62,12 @@ export interface EngineOptions {
    * while lightly loaded, where allowed), raised (short slice, nice -10), normal.
    */
   priority?: 'normal' | 'raised' | 'realtime';
+  /**
+   * Read coalescing, µs (0–10000; default 0: eager): an I/O thread that has just read looks at its
+   * sockets again no sooner than this after its last wake-up, so each recv() takes more bytes (and
+   * the kernel sends fewer ACKs). Stamps are still taken when recv() returns.
+   */
+  readCoalesceUs?: number;
 }
 
 /**
@@ -120,6 +126,8 @@ export interface NativeEngine {
     connections_opened: number;
     connections_live: number;
     reads: number;
+    /** epoll_wait calls that returned a ready socket: the I/O threads' wake-ups that read. */
+    polls: number;
     retries: number;
     /** I/O threads running SCHED_FIFO now (needs root or CAP_SYS_NICE). */
     realtime_threads: number;
@@ -127,6 +135,17 @@ export interface NativeEngine {
     raised_threads: number;
     /** Times an I/O thread left SCHED_FIFO because it was busy over 75% of 100 ms. */
     realtime_demotions: number;
+    /**
+     * Per read: its stamp − when the loop could first have read it (the start of a coalescing
+     * sleep, else the return of epoll_wait); percentiles to within 1 µs below 64 µs, 12.5 % above.
+     */
+    read_delay_count: number;
+    read_delay_mean_ns: number;
+    read_delay_p50_ns: number;
+    read_delay_p99_ns: number;
+    read_delay_max_ns: number;
+    /** Times an I/O thread held off its next look at its sockets (read coalescing). */
+    coalesce_sleeps: number;
   };
 }
 

@@ -1,6 +1,6 @@
 // The flags of `servebench profile`, named as in AIPerf where one exists.
 import type { Options } from 'yargs';
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, MAX_READ_COALESCE_US } from '../config/defaults.js';
 import { loadOptions } from './load-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
@@ -34,6 +34,11 @@ export const profileOptions: Record<string, Options> = {
     describe: 'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
   },
   'transport-threads': { type: 'number', group: G_LOAD, describe: `I/O threads of the native engine (default ${DEFAULTS.transport_threads})` },
+  'read-coalesce-us': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; stamps stay recv-time, the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
+  },
 
   isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
   'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },

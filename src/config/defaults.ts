@@ -1,4 +1,9 @@
 // Defaults shared by the CLI help and validation.
+
+/** --read-coalesce-us: the default window, and the most it may be (the engine takes up to 10 ms). */
+export const DEFAULT_READ_COALESCE_US = 50;
+export const MAX_READ_COALESCE_US = 10_000;
+
 export const DEFAULTS = {
   model: 'mock-model',
   endpoint_type: 'chat',
@@ -17,6 +22,8 @@ export const DEFAULTS = {
   histogram_significant_digits: 3,
   transport: 'auto',
   transport_threads: 1,
+  // Native engine read coalescing, µs (0: eager); the choice is measured in bench/reads.js.
+  read_coalesce_us: DEFAULT_READ_COALESCE_US,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).
   usage_discrepancy_threshold_pct: 10,
   osl_mismatch_pct_threshold: 5,

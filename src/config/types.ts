@@ -89,6 +89,8 @@ export interface RunConfig {
   readonly transport: 'auto' | 'undici' | 'native';
   /** --transport-threads: I/O threads of the native engine. */
   readonly transport_threads: number;
+  /** --read-coalesce-us: the native engine's hold-off between looks at its sockets after a read, µs (0: eager). */
+  readonly read_coalesce_us: number;
 
   /** GPU power/energy sources (--gpu-telemetry); null: off. */
   readonly gpu_telemetry: GpuTelemetryConfig | null;

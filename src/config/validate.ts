@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS } from './defaults.js';
+import { DEFAULTS, ENDPOINT_PATHS, MAX_READ_COALESCE_US } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
@@ -41,6 +41,7 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'mock-itl-ms'?: number;
   transport?: string;
   'transport-threads'?: number;
+  'read-coalesce-us'?: number;
   'per-chunk-usage'?: boolean;
   'usage-discrepancy-threshold'?: number;
   'osl-mismatch-pct-threshold'?: number;
@@ -138,13 +139,15 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
-/** --transport and --transport-threads; native with a URL it cannot serve is bad input (transport/select.ts). */
-function transportSettings(f: ProfileFlags, url: string | null, env: NodeJS.ProcessEnv): Pick<RunConfig, 'transport' | 'transport_threads'> {
+/** --transport, --transport-threads, --read-coalesce-us; native with a URL it cannot serve is bad input (transport/select.ts). */
+function transportSettings(f: ProfileFlags, url: string | null, env: NodeJS.ProcessEnv): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
   const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
+  const read_coalesce_us = intAtLeast('read-coalesce-us', f['read-coalesce-us'], 0, DEFAULTS.read_coalesce_us);
+  if (read_coalesce_us > MAX_READ_COALESCE_US) bad('read-coalesce-us', `must be at most ${MAX_READ_COALESCE_US}, got ${read_coalesce_us}`);
   if (url !== null) chooseTransport(transport, url, env);
-  return { transport, transport_threads };
+  return { transport, transport_threads, read_coalesce_us };
 }
 
 /** The metric catalogue's settings: thresholds, goodput SLOs, network RTT calibration, trace display. */

@@ -7,7 +7,10 @@
 //     lower the load the server actually saw;
 //   - dispatch delay: start_ns − credit_issued_ns, from the scheduler's decision to the transport
 //     taking the request up;
-//   - CPU: user + system seconds of the whole process (every thread) over the run's wall time.
+//   - CPU: user + system seconds of the whole process (every thread) over the run's wall time;
+//   - native engine reads: the read-coalescing window (--read-coalesce-us), reads per event, and the
+//     measured read delay (a read's stamp − when the I/O thread could first have read it): what
+//     coalescing added to the stamps.
 import os from 'node:os';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { RawRecord } from '../records/types.js';
@@ -66,6 +69,21 @@ export interface HarnessReport {
    * lightly loaded where allowed, else a raised or normal priority; see native/engine_sched.h).
    */
   io_threads?: { realtime: number; raised: number; normal: number; realtime_demotions: number };
+  /**
+   * Native engine only, over the whole run: the configured read-coalescing window, reads per SSE
+   * event, and per read its stamp − when the I/O thread could first have read it (the start of a
+   * coalescing sleep, else the return of epoll_wait), µs: the delay coalescing added to stamps.
+   */
+  reads?: {
+    coalesce_window_us: number;
+    reads: number;
+    events: number;
+    reads_per_event: number | null;
+    /** Wake-ups that read (epoll_wait calls returning a ready socket) per event. */
+    polls_per_event: number | null;
+    coalesce_sleeps: number;
+    read_delay_us: { mean: number; p50: number; p99: number; max: number; count: number };
+  };
   thresholds: HarnessThresholds;
   warnings: string[];
 }
@@ -73,6 +91,8 @@ export interface HarnessReport {
 /** What the monitor needs of a transport: its name, and the native engine's counters when it has them. */
 export interface MonitoredTransport {
   readonly name: string;
+  /** The native engine's --read-coalesce-us. */
+  readonly readCoalesceUs?: number;
   stats?(): { realtime_threads?: number; raised_threads?: number; realtime_demotions?: number; [k: string]: unknown };
 }
 
@@ -106,6 +126,7 @@ export class HarnessMonitor {
   private t0 = 0n;
   private readonly lag = new Column();
   private readonly dispatch = new Column();
+  private events = 0;
 
   private readonly transport: string;
 
@@ -130,6 +151,7 @@ export class HarnessMonitor {
   observe(raw: RawRecord): void {
     const c = raw.credit;
     this.dispatch.push(Number(raw.start_ns - c.credit_issued_ns) / 1e6);
+    this.events += raw.event_ns?.length ?? 0;
     if (c.targeted_start_ns !== null) this.lag.push(Number(raw.start_ns - c.targeted_start_ns) / 1e6);
   }
 
@@ -174,9 +196,31 @@ export class HarnessMonitor {
       const raised = stats.raised_threads ?? 0;
       report.io_threads = { realtime, raised, normal: Math.max(0, this.ioThreads - realtime - raised), realtime_demotions: stats.realtime_demotions ?? 0 };
     }
+    if (stats && typeof stats.reads === 'number' && typeof this.source !== 'string') report.reads = readsReport(this.source.readCoalesceUs ?? 0, stats, this.events);
     report.warnings = harnessWarnings(report);
     return report;
   }
+}
+
+/** The `reads` section from the engine's counters (ns → µs). */
+function readsReport(windowUs: number, s: Record<string, unknown>, events: number): NonNullable<HarnessReport['reads']> {
+  const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : 0);
+  const reads = num('reads');
+  return {
+    coalesce_window_us: windowUs,
+    reads,
+    events,
+    reads_per_event: events > 0 ? reads / events : null,
+    polls_per_event: events > 0 ? num('polls') / events : null,
+    coalesce_sleeps: num('coalesce_sleeps'),
+    read_delay_us: {
+      mean: num('read_delay_mean_ns') / 1e3,
+      p50: num('read_delay_p50_ns') / 1e3,
+      p99: num('read_delay_p99_ns') / 1e3,
+      max: num('read_delay_max_ns') / 1e3,
+      count: num('read_delay_count'),
+    },
+  };
 }
 
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;

@@ -19,6 +19,8 @@ export interface NativeTransportOptions {
   threads: number;
   /** Scheduling priority of the I/O threads (default realtime, where the kernel allows it). */
   priority?: 'normal' | 'raised' | 'realtime';
+  /** --read-coalesce-us: hold-off between looks at the sockets after a read, µs (0: eager). */
+  readCoalesceUs?: number;
 }
 
 interface Pending {
@@ -97,6 +99,7 @@ export class NativeTransport implements Transport {
             threads: opts.threads,
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
+            readCoalesceUs: opts.readCoalesceUs ?? 0,
           },
           (batch) => this.onRecords(batch),
         ),
@@ -285,7 +288,12 @@ export class NativeTransport implements Transport {
     }
   }
 
-  /** Engine counters (tests and benchmarks). */
+  /** The configured read-coalescing window, µs (the harness report states it). */
+  get readCoalesceUs(): number {
+    return this.opts.readCoalesceUs ?? 0;
+  }
+
+  /** Engine counters (tests, benchmarks and the harness report). */
   stats(): ReturnType<NativeEngine['stats']> {
     return this.engine.stats();
   }

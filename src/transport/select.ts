@@ -21,6 +21,8 @@ export interface TransportSettings {
   requestTimeoutMs: number;
   /** --transport-threads: I/O threads of the native engine. */
   threads: number;
+  /** --read-coalesce-us: the native engine's read coalescing window (0: eager). */
+  readCoalesceUs?: number;
 }
 
 export interface TransportChoice {
@@ -124,12 +126,12 @@ export async function createTransport(settings: TransportSettings, env: NodeJS.P
   const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs };
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
-  return { transport: new NativeTransport({ ...common, address, threads: settings.threads }), choice };
+  return { transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }), choice };
 }
 
-/** The run's transport as configured (--transport, --transport-threads); says why when auto falls back to undici. */
+/** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */
 export async function openTransport(
-  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'>,
+  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> & Partial<Pick<RunConfig, 'read_coalesce_us'>>,
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
@@ -140,6 +142,7 @@ export async function openTransport(
     connections,
     requestTimeoutMs: cfg.request_timeout_s * 1000,
     threads: cfg.transport_threads ?? 1,
+    readCoalesceUs: cfg.read_coalesce_us ?? 0,
   });
   if (choice.reason !== null) log(`transport: undici (the native engine does not support ${choice.reason})`);
   return transport;

@@ -135,4 +135,13 @@ describe('--transport native refuses what the engine does not speak', () => {
       expect(r.stderr).toMatch(/--transport/);
     }
   });
+
+  it('bad --read-coalesce-us values', async () => {
+    for (const v of ['-1', '10001', '2.5', 'soon']) {
+      const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', '--read-coalesce-us', v]);
+      expect(r.code, v).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/--read-coalesce-us: /);
+    }
+  });
 });
