@@ -5,6 +5,9 @@
       "sources": [
         "native/addon.cc",
         "native/sse.cc",
+        "native/json_scan.cc",
+        "native/sse_decode.cc",
+        "native/sse_decode_binding.cc",
         "native/sweep.cc",
         "native/sweep_sort.cc",
         "native/sweep_binding.cc",

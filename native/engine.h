@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine_sched.h"
+#include "sse_decode.h"
 
 namespace Napi {
 class Env;
@@ -46,6 +47,10 @@ struct EngineOptions {
   // How hard the I/O threads ask to run promptly (engine_sched.h); each step is taken only where
   // the kernel allows it.
   IoPriority priority = IoPriority::kRealtime;
+  // SSE payloads decoded on the I/O thread (sse_decode.h); null: every payload goes back as a string.
+  std::shared_ptr<const DecodeSpec> decode;
+  // With `decode`: keep every payload string too (--export-level raw writes them).
+  bool keep_payloads = false;
 };
 
 struct EngineRequest {
@@ -54,6 +59,8 @@ struct EngineRequest {
   int64_t timeout_ns = 0;  // from the start of the request; 0: none
   int64_t target_ns = 0;   // CLOCK_MONOTONIC ns to send at; 0: as soon as possible
   std::string bytes;       // the whole HTTP/1.1 request, head and body
+  const DecodeSpec* decode = nullptr;  // the engine's (set by Submit)
+  bool keep_payloads = false;
 };
 
 struct EngineRecord {
@@ -73,6 +80,10 @@ struct EngineRecord {
   std::string event_types;
   std::vector<uint32_t> type_end;
   bool any_type = false;  // some event had an `event:` field
+  // With a decode spec (2xx streaming responses): the events decoded; the event_* fields above then
+  // hold only the tail left to the TS adapter (or every event, with keep_payloads).
+  bool decoding = false;
+  RecordDecode decoded;
   // The body, when it is not framed as SSE.
   std::string body;
   bool has_body = false;
