@@ -2,6 +2,8 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import type { DecodeSpec } from './endpoints/types.js';
+import type { DecodedStream } from './records/types.js';
 
 export interface SseFrames {
   /** `data:` payload of each complete event, in order. */
@@ -49,6 +51,24 @@ export interface EngineOptions {
    * while lightly loaded, where allowed), raised (short slice, nice -10), normal.
    */
   priority?: 'normal' | 'raised' | 'realtime';
+  /** Decode SSE payloads on the I/O threads (native/sse_decode.h): EngineBatch.decoded. */
+  decode?: DecodeSpec;
+  /** With `decode`: every payload string comes back too (else only the tail left to TS). */
+  keepPayloads?: boolean;
+}
+
+/** One response framed and decoded by SseDecoder.decode. */
+export interface SseDecoded {
+  decoded: DecodedStream;
+  /** The payloads kept (the tail, or all with keepPayloads), their stamps and `event:` names. */
+  data: string[];
+  stamps: BigInt64Array;
+  types: string[];
+  trailing_bytes: number;
+}
+
+export interface NativeSseDecoder {
+  decode(chunks: Uint8Array[], stamps: BigInt64Array, keepPayloads: boolean): SseDecoded;
 }
 
 /**
@@ -74,6 +94,8 @@ export interface EngineBatch {
   /** 5 per record: connection reused (0/1), request bytes written, response bytes read, writes, reads with body bytes. */
   trace_counts: Float64Array;
   event_data: string[];
+  /** With EngineOptions.decode: per record, its decoded SSE events (null for a record not decoded); else null. */
+  decoded: (DecodedStream | null)[] | null;
   /** `event:` names ('' when absent), or null when no event in the batch had one. */
   event_type: string[] | null;
   /** The body when it was not framed as SSE (non-streaming, or a non-2xx status), else null. */
@@ -249,6 +271,8 @@ export interface NativeAddon {
    * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
    */
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+  /** Frames and decodes one response per call (see src/transport/sse.ts); a malformed spec throws SB_NATIVE_BAD_ARG. */
+  SseDecoder: new (spec: DecodeSpec) => NativeSseDecoder;
   /**
    * The time-weighted (Effective / Active) metrics of a run, in one call over per-request columns
    * (see src/metrics/sweep.ts, the validating wrapper, and native/sweep.h for the result layout).

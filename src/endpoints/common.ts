@@ -1,7 +1,7 @@
 // Helpers shared by the OpenAI-style adapters.
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
-import { type Payload, PayloadParseError } from './types.js';
+import { type DecodeSource, type Payload, PayloadParseError } from './types.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';
 import { usageOfPayload } from './usage.js';
@@ -65,3 +65,19 @@ export function parseChoicesPayload(data: string, pick: (choice: Record<string, 
   if (spec) payload.spec_decode = spec;
   return payload;
 }
+
+/** The decodeSpec parts every OpenAI-style payload shares: as errorPayload, usageOfPayload and specDecodeOfPayload read them. */
+export const COMMON_DECODE = {
+  choices: 'choices',
+  usage: [
+    { path: 'usage', test: 'object' },
+    { path: 'usageMetadata', test: 'object' },
+  ] as DecodeSource[],
+  error: 'error',
+  spec_decode: [
+    { path: 'spec_decode', test: 'present' },
+    { path: 'metrics.speculative_decoding', test: 'object' },
+    { path: 'sglext.spec_tokens_details', test: 'object' },
+    { path: 'choices[*].sglext.spec_tokens_details', test: 'object' },
+  ] as DecodeSource[],
+};

@@ -70,6 +70,46 @@ export interface RawRecord {
   bytes_received: number;
   /** HTTP lifecycle stamps, when the transport collects them (see HttpTrace). */
   trace?: HttpTrace | null;
+  /**
+   * The SSE events as the native decoder read them (streaming 2xx responses, when the transport
+   * decodes). event_data then holds only the last `decoded.tail` events, which the endpoint
+   * adapter decodes, or every event (--export-level raw) with those last.
+   */
+  decoded?: DecodedStream | null;
+}
+
+/** A JSON value's text handed back by the native decoder (see DecodeSpec in endpoints/types.ts). */
+export interface DecodedSlice {
+  /** Index of the event in the response. */
+  event: number;
+  /** Which of the spec's sources (usage or spec_decode) it is. */
+  source: number;
+  /** Usage: the last decoded event's usage / the usage of the first token-bearing event. */
+  last: boolean;
+  first_token: boolean;
+  text: string;
+}
+
+/** One response's decoded SSE events (native/sse_decode.h RecordDecode). */
+export interface DecodedStream {
+  /** Every event framed, [DONE] and the tail included. */
+  events: number;
+  /** Events from the first one the native decoder left undecided on: the last `tail` of event_data. */
+  tail: number;
+  /** Content and reasoning texts of the decoded events, concatenated. */
+  content: string;
+  reasoning: string;
+  /** Stamps of the decoded events with non-empty content or reasoning. */
+  token_ns: BigInt64Array;
+  first_content_ns: bigint | null;
+  /** The first event with a non-empty choices array. */
+  first_choice_ns: bigint | null;
+  /** Some decoded event had content or reasoning (its usage, if any, is the slice marked first_token). */
+  first_token_seen: boolean;
+  /** Usage values in event order: the last, the first token-bearing event's, and those that may warn. */
+  usage: DecodedSlice[] | null;
+  /** Every decoded event's spec-decode value, in order. */
+  spec_decode: DecodedSlice[] | null;
 }
 
 /**
@@ -157,7 +197,7 @@ export interface MetricRecord {
   start_ns: bigint;
   end_ns: bigint;
   /** Stamps of responses with non-empty content or reasoning, in order. */
-  token_ns: bigint[];
+  token_ns: bigint[] | BigInt64Array;
   /** Stamp of the first response with non-empty (non-reasoning) content, or null. */
   first_output_ns: bigint | null;
   input_tokens: number | null;
@@ -191,7 +231,10 @@ export interface ProcessedRecord {
   status: RecordStatus;
   error: RecordError | null;
   metric_input: MetricRecord;
+  /** The adapter's responses, one per payload (empty when the native decoder read the events). */
   responses: ParsedResponse[];
+  /** The response's content text, all payloads concatenated. */
+  content?: string;
   usage: Usage | null;
   /** tag → value, only metrics that could be computed for this record. */
   metrics: Map<string, MetricValue>;

@@ -6,7 +6,7 @@
 import { native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
-import type { PreparedRequest, Transport } from './types.js';
+import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -19,6 +19,8 @@ export interface NativeTransportOptions {
   threads: number;
   /** Scheduling priority of the I/O threads (default realtime, where the kernel allows it). */
   priority?: 'normal' | 'raised' | 'realtime';
+  /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
+  decode?: StreamDecode;
 }
 
 interface Pending {
@@ -95,6 +97,7 @@ export class NativeTransport implements Transport {
         threads: opts.threads,
         maxConnections: opts.connections ?? 0,
         priority: opts.priority ?? 'realtime',
+        ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
       },
       (batch) => this.onRecords(batch),
     );
@@ -202,6 +205,8 @@ export class NativeTransport implements Transport {
         const stamps = Array.from(b.event_ns.subarray(off, off + count));
         const record = this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p));
         record.trace = traceOf(b, i);
+        const decoded = b.decoded?.[i];
+        if (decoded) record.decoded = decoded;
         p.resolve(record);
       }
       off += count;

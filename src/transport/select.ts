@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
 import { NativeTransport } from './native.js';
 import type { RunConfig } from '../config/types.js';
-import type { Transport } from './types.js';
+import type { StreamDecode, Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
 
 export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
@@ -21,6 +21,8 @@ export interface TransportSettings {
   requestTimeoutMs: number;
   /** --transport-threads: I/O threads of the native engine. */
   threads: number;
+  /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
+  decode?: StreamDecode;
 }
 
 export interface TransportChoice {
@@ -121,7 +123,7 @@ function accepts(address: string, port: number, timeoutMs: number): Promise<bool
 
 export async function createTransport(settings: TransportSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ transport: Transport; choice: TransportChoice }> {
   const choice = chooseTransport(settings.kind, settings.baseUrl, env);
-  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs };
+  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs, decode: settings.decode };
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
   return { transport: new NativeTransport({ ...common, address, threads: settings.threads }), choice };
@@ -133,6 +135,7 @@ export async function openTransport(
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
+  decode?: StreamDecode,
 ): Promise<Transport> {
   const { transport, choice } = await createTransport({
     kind: cfg.transport ?? 'auto',
@@ -140,6 +143,8 @@ export async function openTransport(
     connections,
     requestTimeoutMs: cfg.request_timeout_s * 1000,
     threads: cfg.transport_threads ?? 1,
+    // SERVEBENCH_JS_DECODE=1: every payload through the endpoint adapter in JS (comparisons, diagnosis).
+    decode: process.env.SERVEBENCH_JS_DECODE === '1' ? undefined : decode,
   });
   if (choice.reason !== null) log(`transport: undici (the native engine does not support ${choice.reason})`);
   return transport;
