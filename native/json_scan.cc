@@ -66,7 +66,18 @@ struct Parser {
     const uint32_t k = Push(JType::kString, static_cast<uint32_t>(i));
     bool escaped = false;
     for (;;) {
-      // Plain bytes run until a quote, a backslash or a control character.
+      // Plain bytes run until a quote, a backslash or a control character: 8 at a time first.
+      while (n - i >= 8) {
+        uint64_t w;
+        std::memcpy(&w, s + i, 8);
+        constexpr uint64_t kOnes = 0x0101010101010101ULL;
+        constexpr uint64_t kHigh = 0x8080808080808080ULL;
+        const uint64_t q = w ^ (kOnes * '"');
+        const uint64_t b = w ^ (kOnes * '\\');
+        const uint64_t hit = ((q - kOnes) & ~q) | ((b - kOnes) & ~b) | ((w - kOnes * 0x20) & ~w);
+        if (hit & kHigh) break;
+        i += 8;
+      }
       while (i < n) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         if (c == '"' || c == '\\' || c < 0x20) break;
