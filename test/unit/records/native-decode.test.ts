@@ -8,6 +8,7 @@ import { completionsAdapter } from '../../../src/endpoints/completions.js';
 import type { EndpointAdapter } from '../../../src/endpoints/types.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
+import { SseDecoder } from '../../../src/transport/sse.js';
 import { bothPaths, chunked, expectSame, mulberry32, sseBody } from './decode-equivalence.js';
 
 let tk: TextTokenizer;
@@ -220,5 +221,38 @@ describe('native SSE decode: size', () => {
     expect(pair.nativeRaw.decoded?.events).toBe(100_003);
     expect(pair.native.metric_input.token_ns.length).toBe(100_000);
     expectSame(pair, '100k events');
+  });
+});
+
+describe('native SSE decode: specs', () => {
+  it('reads another API shape from its field paths alone', () => {
+    const spec = {
+      choices: 'output.items',
+      message: '(patch|full)',
+      content: ['parts[*].text'],
+      reasoning: ['thought'],
+      usage: [{ path: 'meta.usage', test: 'object' as const }],
+      error: 'fault',
+      spec_decode: [],
+    };
+    const body = sseBody([
+      j({ output: { items: [{ patch: { parts: [{ kind: 'x' }, { text: 'Hel' }, { text: 'never' }] } }] } }),
+      j({ output: { items: [{ patch: null, full: { parts: [{ text: 'lo' }], thought: 'hm' } }] }, meta: { usage: { completion_tokens: 2 } } }),
+      j({ output: { items: [] } }),
+    ]);
+    const d = new SseDecoder(spec).decode([body], BigInt64Array.of(5n), false).decoded;
+    expect(d).toMatchObject({ events: 3, tail: 0, content: 'Hello', reasoning: 'hm', first_content_ns: 5n, first_choice_ns: 5n });
+    expect(Array.from(d.token_ns)).toEqual([5n, 5n]);
+    expect(d.usage).toEqual([{ event: 1, source: 0, last: true, first_token: false, text: '{"completion_tokens":2}' }]);
+    const fault = new SseDecoder(spec).decode([sseBody([j({ fault: 'x' }), j({ output: { items: [{ full: { parts: [{ text: 'late' }] } }] } })])], BigInt64Array.of(1n), false);
+    expect(fault.decoded).toMatchObject({ events: 2, tail: 2, content: '' });
+    expect(fault.data).toHaveLength(2);
+  });
+
+  it('a malformed spec is a TypeError with code SB_NATIVE_BAD_ARG', () => {
+    const good = chatAdapter.decodeSpec;
+    for (const bad of [null, {}, { ...good, choices: 'a..b' }, { ...good, message: '(a|' }, { ...good, content: 'content' }, { ...good, usage: [{ path: 'u', test: 'maybe' }] }, { ...good, error: '' }, { ...good, choices: 'a[0]' }]) {
+      expect(() => new SseDecoder(bad as never), JSON.stringify(bad)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'SB_NATIVE_BAD_ARG' }));
+    }
   });
 });
