@@ -58,6 +58,7 @@ function slim(rec: ProcessedRecord): ProcessedRecord {
   rec.raw.event_type = [];
   rec.raw.event_ns = [];
   rec.raw.body = null;
+  rec.raw.decoded = null;
   rec.responses = [];
   delete rec.content;
   rec.metric_input.token_ns = [];
