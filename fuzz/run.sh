@@ -1,22 +1,45 @@
 #!/bin/sh
-# Fuzzes the native engine's response path (HTTP/1.1 parser + SSE framer) with libFuzzer under
-# AddressSanitizer and UBSan for a bounded time:   npm run fuzz [-- SECONDS]   (default 60)
+# Fuzzes the native engine's response path with libFuzzer under AddressSanitizer and UBSan for a
+# bounded time:   npm run fuzz [-- SECONDS [TARGET]]   (default 60 s, target http1_sse)
+#   http1_sse    the HTTP/1.1 parser + SSE framer (fuzz/http1_sse_fuzz.cc, corpus fuzz/corpus)
+#   json_decode  the JSON scanner + per-event SSE decode (fuzz/json_decode_fuzz.cc, corpus fuzz/corpus-json)
+#   all          both, SECONDS each
 # Builds into $TMPDIR (nothing is written to the repo); a crashing input is saved there and its path
-# printed; add it to test/unit/native/http1.test.ts as a case.
+# printed; add it as a test case (test/unit/native/http1.test.ts, test/unit/records/native-decode.test.ts).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 secs=${1:-60}
+target=${2:-http1_sse}
 cxx=${FUZZ_CXX:-clang++}
 if ! command -v "$cxx" >/dev/null 2>&1; then
   echo "fuzz: $cxx not found; on Debian: apt-get install clang libfuzzer-14-dev" >&2
   exit 2
 fi
 work=${TMPDIR:-/tmp}/servebench-fuzz
-mkdir -p "$work/corpus" "$work/crashes"
-cp "$here"/corpus/* "$work/corpus/"
-"$cxx" -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$here/../native" \
-  "$here/http1_sse_fuzz.cc" "$here/../native/http1.cc" "$here/../native/sse.cc" -o "$work/http1_sse_fuzz"
-echo "fuzz: running $work/http1_sse_fuzz for ${secs}s (corpus $work/corpus, crashes to $work/crashes/)"
-exec "$work/http1_sse_fuzz" -max_total_time="$secs" -max_len=8192 -timeout=5 -print_final_stats=1 \
-  -artifact_prefix="$work/crashes/" "$work/corpus"
+native="$here/../native"
+
+run() {
+  name=$1
+  corpus=$2
+  shift 2
+  mkdir -p "$work/$name/corpus" "$work/$name/crashes"
+  cp "$here/$corpus"/* "$work/$name/corpus/"
+  "$cxx" -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I"$native" "$here/${name}_fuzz.cc" "$@" -o "$work/$name/fuzz"
+  echo "fuzz: running $work/$name/fuzz for ${secs}s (corpus $work/$name/corpus, crashes to $work/$name/crashes/)"
+  "$work/$name/fuzz" -max_total_time="$secs" -max_len=8192 -timeout=5 -print_final_stats=1 \
+    -artifact_prefix="$work/$name/crashes/" "$work/$name/corpus"
+}
+
+case "$target" in
+  http1_sse) run http1_sse corpus "$native/http1.cc" "$native/sse.cc" ;;
+  json_decode) run json_decode corpus-json "$native/json_scan.cc" "$native/sse_decode.cc" ;;
+  all)
+    run http1_sse corpus "$native/http1.cc" "$native/sse.cc"
+    run json_decode corpus-json "$native/json_scan.cc" "$native/sse_decode.cc"
+    ;;
+  *)
+    echo "fuzz: unknown target '$target' (http1_sse, json_decode, all)" >&2
+    exit 2
+    ;;
+esac

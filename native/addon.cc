@@ -8,11 +8,13 @@
 #include "http1.h"
 #include "mockserver.h"
 #include "sse.h"
+#include "sse_decode.h"
 #include "timeline.h"
 #include "power.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
+  servebench::RegisterSseDecode(env, exports);
   servebench::RegisterTimeline(env, exports);
   servebench::RegisterHdr(env, exports);
   servebench::RegisterHttp1(env, exports);

@@ -30,6 +30,10 @@ void Engine::Start() {
 
 void Engine::Submit(std::vector<EngineRequest>&& requests) {
   if (!started_ || stopped_ || requests.empty()) return;
+  for (auto& r : requests) {
+    r.decode = options_.decode.get();
+    r.keep_payloads = options_.keep_payloads;
+  }
   if (loops_.size() == 1) {
     loops_[0]->Post(std::move(requests));
     return;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine_sched.h"
+#include "sse_decode.h"
 
 namespace Napi {
 class Env;
@@ -51,6 +52,10 @@ struct EngineOptions {
   // recv that drains a socket costs an ACK/window update in the kernel). 0: read eagerly. Stamps
   // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay_*).
   int64_t read_coalesce_ns = 0;
+  // SSE payloads decoded on the I/O thread (sse_decode.h); null: every payload goes back as a string.
+  std::shared_ptr<const DecodeSpec> decode;
+  // With `decode`: keep every payload string too (--export-level raw writes them).
+  bool keep_payloads = false;
 };
 
 struct EngineRequest {
@@ -59,6 +64,8 @@ struct EngineRequest {
   int64_t timeout_ns = 0;  // from the start of the request; 0: none
   int64_t target_ns = 0;   // CLOCK_MONOTONIC ns to send at; 0: as soon as possible
   std::string bytes;       // the whole HTTP/1.1 request, head and body
+  const DecodeSpec* decode = nullptr;  // the engine's (set by Submit)
+  bool keep_payloads = false;
 };
 
 struct EngineRecord {
@@ -78,6 +85,10 @@ struct EngineRecord {
   std::string event_types;
   std::vector<uint32_t> type_end;
   bool any_type = false;  // some event had an `event:` field
+  // With a decode spec (2xx streaming responses): the events decoded; the event_* fields above then
+  // hold only the tail left to the TS adapter (or every event, with keep_payloads).
+  bool decoding = false;
+  RecordDecode decoded;
   // The body, when it is not framed as SSE.
   std::string body;
   bool has_body = false;

@@ -1,6 +1,8 @@
 // Finished engine records → the JS batch: typed-array columns plus one string per SSE event.
 #include "engine_batch.h"
 
+#include "sse_decode.h"
+
 #include <cstring>
 
 namespace servebench {
@@ -57,9 +59,11 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   const size_t n = recs.size();
   size_t events = 0;
   bool any_type = false;
+  bool any_decoded = false;
   for (const auto& r : recs) {
     events += r.event_ns.size();
     any_type = any_type || r.any_type;
+    any_decoded = any_decoded || r.decoding;
   }
   Napi::Uint32Array ids = Napi::Uint32Array::New(env, n);
   Napi::Int32Array status = Napi::Int32Array::New(env, n);
@@ -73,7 +77,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   Napi::BigInt64Array trace_ns = Napi::BigInt64Array::New(env, n * 5);
   // ... and connection reused (0/1), bytes written, bytes read, writes, body reads.
   Napi::Float64Array trace_counts = Napi::Float64Array::New(env, n * 5);
-  std::vector<napi_value> data, types, bodies(n), errors(n);
+  std::vector<napi_value> data, types, bodies(n), errors(n), decoded(any_decoded ? n : 0);
   data.reserve(events);
   if (any_type) types.reserve(events);
   napi_value null_value = env.Null();
@@ -111,6 +115,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
         type_from = type_to;
       }
     }
+    if (any_decoded) decoded[i] = r.decoding ? static_cast<napi_value>(DecodedToJs(env, r.decoded)) : null_value;
     bodies[i] = r.has_body ? MakeString(env, r.body.data(), r.body.size()) : null_value;
     if (r.error == EngineError::kNone) {
       errors[i] = null_value;
@@ -136,6 +141,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   out.Set("event_type", any_type ? MakeArray(env, types) : env.Null());
   out.Set("body", MakeArray(env, bodies));
   out.Set("error", MakeArray(env, errors));
+  out.Set("decoded", any_decoded ? MakeArray(env, decoded) : env.Null());
   return out;
 }
 

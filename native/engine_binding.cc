@@ -1,6 +1,7 @@
 // The JS binding of the native stream engine: class Engine.
 //
-//   new Engine({address, port, threads, maxConnections, maxBodyBytes, priority, readCoalesceUs}, onRecords)
+//   new Engine({address, port, threads, maxConnections, maxBodyBytes, priority, readCoalesceUs, decode,
+//               keepPayloads}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
 //
@@ -118,6 +119,13 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
     opts.max_body_bytes = static_cast<size_t>(IntOption(env, o, "maxBodyBytes", 64 << 20, 1, 1 << 30));
     opts.read_coalesce_ns = static_cast<int64_t>(IntOption(env, o, "readCoalesceUs", 0, 0, 10000)) * 1000;
+    Napi::Value decode = o.Get("decode");
+    if (!decode.IsUndefined() && !decode.IsNull()) opts.decode = CompileDecodeSpec(env, decode);
+    Napi::Value keep = o.Get("keepPayloads");
+    if (!keep.IsUndefined()) {
+      if (!keep.IsBoolean()) ThrowBadArg(env, "Engine: options.keepPayloads must be a boolean");
+      opts.keep_payloads = keep.As<Napi::Boolean>().Value();
+    }
     Napi::Value prio = o.Get("priority");
     if (!prio.IsUndefined()) {
       const std::string p = prio.IsString() ? prio.As<Napi::String>().Utf8Value() : "";

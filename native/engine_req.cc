@@ -8,6 +8,7 @@ void Req::OnHead(int status) {
   rec.status = status;
   rec.first_byte_ns = last_read_ns;
   framing = in.streaming && status >= 200 && status < 300;
+  rec.decoding = framing && in.decode != nullptr;
 }
 
 void Req::OnBody(const char* p, size_t n, int64_t stamp) {
@@ -25,6 +26,15 @@ void Req::OnBody(const char* p, size_t n, int64_t stamp) {
 }
 
 void Req::OnEvent(std::string_view data, std::string_view type, int64_t stamp) {
+  if (rec.decoding) {
+    decoder.Event(*in.decode, data, stamp, &rec.decoded);
+    if (rec.decoded.content.size() + rec.decoded.reasoning.size() > kMaxEventBytes / 2) {
+      body_overflow = true;
+      return;
+    }
+    // Decoded events keep no payload, unless asked to (the tail always does).
+    if (rec.decoded.tail == 0 && !in.keep_payloads) return;
+  }
   if (rec.event_data.size() + data.size() + rec.event_types.size() + type.size() > kMaxEventBytes) {
     body_overflow = true;
     return;

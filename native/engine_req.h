@@ -24,6 +24,7 @@ struct Req final : SseSink {
   EngineRecord rec;
   Conn* conn = nullptr;
   SseFramer framer{this};
+  SseEventDecoder decoder;  // its scanner's buffers are reused from request to request
   size_t max_body = 0;
   size_t written = 0;
   int64_t deadline = 0;      // when it times out (only while in the deadline heap)

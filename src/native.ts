@@ -15,6 +15,7 @@ import {
   TimelineError,
   TimelineMemoryError,
 } from './errors.js';
+import type { DecodeSpec, DecodedStream } from './native-decode.js';
 
 export interface SseFrames {
   /** `data:` payload of each complete event, in order. */
@@ -68,6 +69,24 @@ export interface EngineOptions {
    * the kernel sends fewer ACKs). Stamps are still taken when recv() returns.
    */
   readCoalesceUs?: number;
+  /** Decode SSE payloads on the I/O threads (native/sse_decode.h): EngineBatch.decoded. */
+  decode?: DecodeSpec;
+  /** With `decode`: every payload string comes back too (else only the tail left to TS). */
+  keepPayloads?: boolean;
+}
+
+/** One response framed and decoded by SseDecoder.decode. */
+export interface SseDecoded {
+  decoded: DecodedStream;
+  /** The payloads kept (the tail, or all with keepPayloads), their stamps and `event:` names. */
+  data: string[];
+  stamps: BigInt64Array;
+  types: string[];
+  trailing_bytes: number;
+}
+
+export interface NativeSseDecoder {
+  decode(chunks: Uint8Array[], stamps: BigInt64Array, keepPayloads: boolean): SseDecoded;
 }
 
 /**
@@ -93,6 +112,8 @@ export interface EngineBatch {
   /** 5 per record: connection reused (0/1), request bytes written, response bytes read, writes, reads with body bytes. */
   trace_counts: Float64Array;
   event_data: string[];
+  /** With EngineOptions.decode: per record, its decoded SSE events (null for a record not decoded); else null. */
+  decoded: (DecodedStream | null)[] | null;
   /** `event:` names ('' when absent), or null when no event in the batch had one. */
   event_type: string[] | null;
   /** The body when it was not framed as SSE (non-streaming, or a non-2xx status), else null. */
@@ -281,6 +302,8 @@ export interface NativeAddon {
    * wrapper). Wrong argument types throw a TypeError with code SB_NATIVE_BAD_ARG.
    */
   frameSse(chunks: Uint8Array[], stamps: BigInt64Array): SseFrames;
+  /** Frames and decodes one response per call (see src/transport/sse.ts); a malformed spec throws SB_NATIVE_BAD_ARG. */
+  SseDecoder: new (spec: DecodeSpec) => NativeSseDecoder;
   /**
    * The time-weighted (Effective / Active) metrics of a run, in one call over per-request columns
    * (see src/metrics/core/timeline.ts, the validating wrapper, and native/timeline.h for the result layout).

@@ -1,7 +1,7 @@
 // OpenAI chat completions: /v1/chat/completions.
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
-import { commonBody, parseChoicesPayload, str } from './common.js';
+import { COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import type { EndpointAdapter, Payload } from './types.js';
 
 export const chatAdapter: EndpointAdapter = {
@@ -18,4 +18,5 @@ export const chatAdapter: EndpointAdapter = {
       return [str(m.content), str(m.reasoning_content) || str(m.reasoning)];
     });
   },
+  decodeSpec: { ...COMMON_DECODE, message: '(delta|message)', content: ['content'], reasoning: ['reasoning_content', 'reasoning'] },
 };

@@ -2,7 +2,7 @@
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
 import type { Turn } from '../records/types.js';
-import type { Payload } from './types.js';
+import type { DecodeSource, Payload } from './types.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';
 import { usageOfPayload } from './usage.js';
@@ -66,3 +66,19 @@ export function parseChoicesPayload(data: string, pick: (choice: Record<string, 
   if (spec) payload.spec_decode = spec;
   return payload;
 }
+
+/** The decodeSpec parts every OpenAI-style payload shares: as errorPayload, usageOfPayload and specDecodeOfPayload read them. */
+export const COMMON_DECODE = {
+  choices: 'choices',
+  usage: [
+    { path: 'usage', test: 'object' },
+    { path: 'usageMetadata', test: 'object' },
+  ] as DecodeSource[],
+  error: 'error',
+  spec_decode: [
+    { path: 'spec_decode', test: 'present' },
+    { path: 'metrics.speculative_decoding', test: 'object' },
+    { path: 'sglext.spec_tokens_details', test: 'object' },
+    { path: 'choices[*].sglext.spec_tokens_details', test: 'object' },
+  ] as DecodeSource[],
+};

@@ -1,7 +1,10 @@
 // An endpoint adapter knows one API's request and response shapes, and nothing about transport.
 import type { EndpointType, RunConfig } from '../config/types.js';
 import type { Turn, Usage } from '../records/types.js';
+import type { DecodeSpec } from '../native-decode.js';
 import type { SpecDecodeChunk } from './spec-decode.js';
+
+export type { DecodeSource, DecodeSpec } from '../native-decode.js';
 
 /** One decoded payload: an SSE event's data or a whole non-streaming body. */
 export type Payload =
@@ -23,4 +26,6 @@ export interface EndpointAdapter {
   buildBody(turn: Turn, cfg: RunConfig): Record<string, unknown>;
   /** Decode one payload; throws PayloadParseError (src/errors.ts) when it is not valid JSON of the expected shape. */
   parse(data: string): Payload;
+  /** parse()'s reading of an SSE event, for the native decoder. */
+  readonly decodeSpec: DecodeSpec;
 }

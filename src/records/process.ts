@@ -5,8 +5,8 @@ import { PayloadParseError } from '../errors.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
-import type { MetricRecord, ParsedResponse, ProcessedRecord, RawRecord, RecordError, SpecDecodeRecord, Usage } from './types.js';
+import { type Folded as Decoded, PayloadFold } from './fold.js';
+import type { MetricRecord, ProcessedRecord, RawRecord } from './types.js';
 
 export interface ProcessorOptions {
   adapter: EndpointAdapter;
@@ -21,15 +21,6 @@ export interface ProcessorOptions {
   compareWith?: ReadonlyMap<string, MetricRegistry>;
 }
 
-interface Decoded {
-  responses: ParsedResponse[];
-  usage: Usage | null;
-  error: RecordError | null;
-  /** completion_tokens of the usage on the first chunk with content or reasoning, when it had one. */
-  first_chunk_tokens?: number | null;
-  spec_decode?: SpecDecodeRecord | null;
-}
-
 export class RecordProcessor {
   /** Multi-turn: when each session's latest turn ended, for the next turn's predecessor delay. */
   private readonly lastTurnEnd = new Map<string, { turn: number; end_ns: bigint; pred: bigint | null }>();
@@ -37,7 +28,7 @@ export class RecordProcessor {
   constructor(private readonly opts: ProcessorOptions) {}
 
   process(raw: RawRecord): ProcessedRecord {
-    const decoded = raw.status === 'ok' ? this.decode(raw) : { responses: [], usage: null, error: null };
+    const decoded = raw.status === 'ok' ? this.decode(raw) : new PayloadFold().result(null);
     const error = raw.error ?? decoded.error;
     const status = raw.status !== 'ok' ? raw.status : error ? 'error' : 'ok';
     const input = this.metricInput(raw, status === 'ok', decoded);
@@ -48,6 +39,7 @@ export class RecordProcessor {
       error,
       metric_input: input,
       responses: decoded.responses,
+      content: decoded.content,
       usage: decoded.usage,
       metrics: computeRecordMetrics(input, this.opts.registry),
     };
@@ -70,12 +62,13 @@ export class RecordProcessor {
   }
 
   private decode(raw: RawRecord): Decoded {
-    const responses: ParsedResponse[] = [];
-    let usage: Usage | null = null;
-    let firstChunkTokens: number | null | undefined;
-    const spec = new SpecDecodeAccumulator();
+    const fold = new PayloadFold();
+    // Events the native decoder read come folded; the adapter decodes the rest (the tail), if any.
+    const native = raw.streaming ? raw.decoded : undefined;
+    if (native) fold.addDecoded(native, this.opts.adapter.decodeSpec);
+    const from = native ? raw.event_data.length - native.tail : 0;
     const payloads: [string, bigint][] = raw.streaming
-      ? raw.event_data.map((d, i) => [d, raw.event_ns[i]])
+      ? raw.event_data.slice(from).map((d, i) => [d, raw.event_ns[from + i]])
       : raw.body !== null
         ? [[raw.body, raw.end_ns]]
         : [];
@@ -85,42 +78,24 @@ export class RecordProcessor {
         p = this.opts.adapter.parse(data);
       } catch (err) {
         if (err instanceof PayloadParseError) {
-          return { responses, usage, error: { type: 'parse_error', message: err.message, http_status: raw.http_status } };
+          return fold.result({ type: 'parse_error', message: err.message, http_status: raw.http_status });
         }
         throw err;
       }
       if (p.kind === 'done') continue;
       if (p.kind === 'error') {
-        return { responses, usage, error: { type: 'sse_error', message: p.message, http_status: raw.http_status } };
+        return fold.result({ type: 'sse_error', message: p.message, http_status: raw.http_status });
       }
-      if (p.usage) usage = p.usage;
-      if (p.spec_decode) spec.add(p.spec_decode);
-      if (firstChunkTokens === undefined && (p.content !== '' || p.reasoning !== '')) {
-        firstChunkTokens = p.usage?.completion_tokens ?? null;
-      }
-      responses.push({ ns, content: p.content, reasoning: p.reasoning, has_choices: p.has_choices });
+      fold.add(p, ns);
     }
-    if (raw.streaming && payloads.length === 0) {
-      return { responses, usage, error: { type: 'parse_error', message: 'stream ended without any event', http_status: raw.http_status } };
+    if (raw.streaming && (native ? native.events : payloads.length) === 0) {
+      return fold.result({ type: 'parse_error', message: 'stream ended without any event', http_status: raw.http_status });
     }
-    return { responses, usage, error: null, first_chunk_tokens: firstChunkTokens ?? null, spec_decode: spec.result() };
+    return fold.result(null);
   }
 
   private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
-    const token_ns: bigint[] = [];
-    let first_output_ns: bigint | null = null;
-    // EvalScope's first chunk: any payload with non-empty choices, a role-only one included.
-    const first_choice_ns = d.responses.find((r) => r.has_choices)?.ns ?? null;
-    let content = '';
-    let reasoning = '';
-    for (const r of d.responses) {
-      // A role-only chunk (empty content and reasoning) is not a token.
-      if (r.content === '' && r.reasoning === '') continue;
-      token_ns.push(r.ns);
-      if (first_output_ns === null && r.content !== '') first_output_ns = r.ns;
-      content += r.content;
-      reasoning += r.reasoning;
-    }
+    const { token_ns, first_output_ns, first_choice_ns, content, reasoning } = d;
     const tk = this.opts.tokenizer;
     const turn = raw.credit.turn;
     // A message list (multi-turn history, a system prompt) is counted whole, message by message.

@@ -1,5 +1,8 @@
 // Record types shared by transport → records → metrics → export.
 // All *_ns values are CLOCK_MONOTONIC nanoseconds (process.hrtime.bigint()).
+import type { DecodedStream } from '../native-decode.js';
+
+export type { DecodedSlice, DecodedStream } from '../native-decode.js';
 
 /** 'cooldown': load kept on after the measured part (--cooldown-duration); never in the metrics. */
 export type Phase = 'warmup' | 'profiling' | 'cooldown';
@@ -70,6 +73,12 @@ export interface RawRecord {
   bytes_received: number;
   /** HTTP lifecycle stamps, when the transport collects them (see HttpTrace). */
   trace?: HttpTrace | null;
+  /**
+   * The SSE events as the native decoder read them (streaming 2xx responses, when the transport
+   * decodes). event_data then holds only the last `decoded.tail` events, which the endpoint
+   * adapter decodes, or every event (--export-level raw) with those last.
+   */
+  decoded?: DecodedStream | null;
 }
 
 /**
@@ -157,7 +166,7 @@ export interface MetricRecord {
   start_ns: bigint;
   end_ns: bigint;
   /** Stamps of responses with non-empty content or reasoning, in order. */
-  token_ns: bigint[];
+  token_ns: bigint[] | BigInt64Array;
   /** Stamp of the first response with non-empty (non-reasoning) content, or null. */
   first_output_ns: bigint | null;
   input_tokens: number | null;
@@ -191,7 +200,10 @@ export interface ProcessedRecord {
   status: RecordStatus;
   error: RecordError | null;
   metric_input: MetricRecord;
+  /** The adapter's responses, one per payload (empty when the native decoder read the events). */
   responses: ParsedResponse[];
+  /** The response's content text, all payloads concatenated. */
+  content?: string;
   usage: Usage | null;
   /** tag → value, only metrics that could be computed for this record. */
   metrics: Map<string, MetricValue>;

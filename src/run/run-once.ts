@@ -32,7 +32,9 @@ function slim(rec: ProcessedRecord): ProcessedRecord {
   rec.raw.event_type = [];
   rec.raw.event_ns = [];
   rec.raw.body = null;
+  rec.raw.decoded = null;
   rec.responses = [];
+  delete rec.content;
   rec.metric_input.token_ns = [];
   return rec;
 }
@@ -83,7 +85,9 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     ...catalogue.processorOptions,
   });
   // --transport (auto: the native engine for plain http://, else undici); see transport/select.ts.
-  const transport = await openTransport(cfg, env.baseUrl, connections, env.log);
+  // SSE payloads are decoded natively, where they are framed; raw exports keep every payload too.
+  const decode = { spec: adapter.decodeSpec, keepPayloads: cfg.export_level === 'raw' };
+  const transport = await openTransport(cfg, env.baseUrl, connections, env.log, decode);
 
   await fs.mkdir(env.dir, { recursive: true });
   const writer = cfg.export_level === 'summary' ? null : new RecordsWriter(path.join(env.dir, RECORDS_JSONL), cfg.export_level, displayUnitOf);
@@ -122,7 +126,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
             rec = processor.process({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
           }
           if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
-          const reply = opts.wantReply && rec.status === 'ok' ? rec.responses.map((r) => r.content).join('') : null;
+          const reply = opts.wantReply && rec.status === 'ok' ? (rec.content ?? '') : null;
           writer?.write(rec);
           records.push(slim(rec));
           return { status: rec.status, reply };

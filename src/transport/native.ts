@@ -6,7 +6,7 @@
 import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
-import type { PreparedRequest, Transport } from './types.js';
+import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -21,6 +21,8 @@ export interface NativeTransportOptions {
   priority?: 'normal' | 'raised' | 'realtime';
   /** --read-coalesce-us: hold-off between looks at the sockets after a read, µs (0: eager). */
   readCoalesceUs?: number;
+  /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
+  decode?: StreamDecode;
 }
 
 interface Pending {
@@ -100,6 +102,7 @@ export class NativeTransport implements Transport {
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
             readCoalesceUs: opts.readCoalesceUs ?? 0,
+            ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
           },
           (batch) => this.onRecords(batch),
         ),
@@ -208,6 +211,8 @@ export class NativeTransport implements Transport {
         const stamps = Array.from(b.event_ns.subarray(off, off + count));
         const record = this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p));
         record.trace = traceOf(b, i);
+        const decoded = b.decoded?.[i];
+        if (decoded) record.decoded = decoded;
         p.resolve(record);
       }
       off += count;

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
 import { NativeTransport } from './native.js';
 import type { RunConfig } from '../config/types.js';
-import type { Transport } from './types.js';
+import type { StreamDecode, Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
 
 export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
@@ -23,6 +23,8 @@ export interface TransportSettings {
   threads: number;
   /** --read-coalesce-us: the native engine's read coalescing window (0: eager). */
   readCoalesceUs?: number;
+  /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
+  decode?: StreamDecode;
 }
 
 export interface TransportChoice {
@@ -123,7 +125,7 @@ function accepts(address: string, port: number, timeoutMs: number): Promise<bool
 
 export async function createTransport(settings: TransportSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ transport: Transport; choice: TransportChoice }> {
   const choice = chooseTransport(settings.kind, settings.baseUrl, env);
-  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs };
+  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs, decode: settings.decode };
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
   return { transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }), choice };
@@ -135,6 +137,7 @@ export async function openTransport(
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
+  decode?: StreamDecode,
 ): Promise<Transport> {
   const { transport, choice } = await createTransport({
     kind: cfg.transport ?? 'auto',
@@ -143,6 +146,8 @@ export async function openTransport(
     requestTimeoutMs: cfg.request_timeout_s * 1000,
     threads: cfg.transport_threads ?? 1,
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
+    // SERVEBENCH_JS_DECODE=1: every payload through the endpoint adapter in JS (comparisons, diagnosis).
+    decode: process.env.SERVEBENCH_JS_DECODE === '1' ? undefined : decode,
   });
   if (choice.reason !== null) log(`transport: undici (the native engine does not support ${choice.reason})`);
   return transport;

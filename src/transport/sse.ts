@@ -1,9 +1,10 @@
 // SSE framing of one buffered response body: a thin, validating wrapper over
 // the native framer (one native call per response, see native/sse.cc).
+import type { DecodeSpec } from '../endpoints/types.js';
 import { NativeArgumentError } from '../errors.js';
-import { callNative, native, type SseFrames } from '../native.js';
+import { callNative, native, type NativeSseDecoder, type SseDecoded, type SseFrames } from '../native.js';
 
-export type { SseFrames };
+export type { SseDecoded, SseFrames };
 
 /**
  * Frames a complete response body into SSE events.
@@ -15,6 +16,29 @@ export type { SseFrames };
  * returned; its size is `trailing_bytes`.
  */
 export function frameSse(chunks: readonly Uint8Array[], stamps: readonly bigint[] | BigInt64Array): SseFrames {
+  const column = stampColumn(chunks, stamps);
+  return callNative(() => native.frameSse(chunks as Uint8Array[], column));
+}
+
+/**
+ * Frames and decodes responses, one native call each (native/sse_decode.h): the events' texts,
+ * token stamps, usage and spec-decode values per response instead of one string per event.
+ */
+export class SseDecoder {
+  private readonly native: NativeSseDecoder;
+
+  constructor(spec: DecodeSpec) {
+    this.native = callNative(() => new native.SseDecoder(spec));
+  }
+
+  /** As frameSse; `keepPayloads`: every payload string comes back too, not only the tail's. */
+  decode(chunks: readonly Uint8Array[], stamps: readonly bigint[] | BigInt64Array, keepPayloads: boolean): SseDecoded {
+    const column = stampColumn(chunks, stamps);
+    return callNative(() => this.native.decode(chunks as Uint8Array[], column, keepPayloads));
+  }
+}
+
+function stampColumn(chunks: readonly Uint8Array[], stamps: readonly bigint[] | BigInt64Array): BigInt64Array {
   if (!Array.isArray(chunks)) {
     throw new NativeArgumentError('frameSse: chunks must be an array of Buffers');
   }
@@ -45,5 +69,5 @@ export function frameSse(chunks: readonly Uint8Array[], stamps: readonly bigint[
       `frameSse: ${column.length} stamps for ${chunks.length} chunks (one stamp per chunk expected)`,
     );
   }
-  return callNative(() => native.frameSse(chunks as Uint8Array[], column));
+  return column;
 }

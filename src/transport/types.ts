@@ -1,5 +1,14 @@
 // The transport contract: send one prepared request, always resolve with a RawRecord.
+import type { DecodeSpec } from '../endpoints/types.js';
 import type { Credit, RawRecord } from '../records/types.js';
+
+/** Native decode of SSE payloads where they are framed (RawRecord.decoded). */
+export interface StreamDecode {
+  /** The endpoint adapter's field paths. */
+  spec: DecodeSpec;
+  /** Keep every payload string too (--export-level raw writes them); else only the tail. */
+  keepPayloads: boolean;
+}
 
 export interface PreparedRequest {
   /** Path appended to the target's base URL. */

@@ -7,10 +7,10 @@ import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
 import { transportError } from './classify.js';
 import { newRecord } from './record.js';
-import { frameSse } from './sse.js';
+import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
 import { UndiciTracer } from './undici-trace.js';
-import type { PreparedRequest, Transport } from './types.js';
+import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
   baseUrl: string;
@@ -19,6 +19,8 @@ export interface UndiciTransportOptions {
   requestTimeoutMs: number;
   /** Collect HttpTrace stamps (diagnostics channels + socket events); default true. */
   trace?: boolean;
+  /** Decode SSE payloads natively (RawRecord.decoded). */
+  decode?: StreamDecode;
 }
 
 interface InFlight {
@@ -32,12 +34,14 @@ export class UndiciTransport implements Transport {
   private readonly basePath: string;
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
+  private readonly decoder: SseDecoder | null;
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
     this.origin = u.origin;
     this.basePath = u.pathname.replace(/\/+$/, '');
     this.tracer = opts.trace === false ? null : new UndiciTracer();
+    this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
     this.pool = new Pool(this.origin, {
       connections: opts.connections,
       pipelining: 1,
@@ -149,7 +153,8 @@ export class UndiciTransport implements Transport {
       if (req.streaming && status !== null && status < 300) this.frame(record, chunks, stamps);
       return record;
     }
-    if (req.streaming) this.frame(record, chunks, stamps);
+    if (req.streaming && status !== null && status < 300 && this.decoder) this.decode(record, chunks, stamps);
+    else if (req.streaming) this.frame(record, chunks, stamps);
     else record.body = Buffer.concat(chunks).toString('utf8');
     return record;
   }
@@ -160,6 +165,14 @@ export class UndiciTransport implements Transport {
     record.event_data = f.data;
     record.event_ns = Array.from(f.stamps);
     record.event_type = f.types;
+  }
+
+  private decode(record: RawRecord, chunks: Buffer[], stamps: StampColumn): void {
+    const d = this.decoder!.decode(chunks, stamps.view(), this.opts.decode!.keepPayloads);
+    record.decoded = d.decoded;
+    record.event_data = d.data;
+    record.event_ns = Array.from(d.stamps);
+    record.event_type = d.types;
   }
 
   cancelAll(reason: string): void {

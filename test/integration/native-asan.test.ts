@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
   'errors.cc', 'sse.cc', 'sse_binding.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
   'engine_batch.cc', 'engine_binding.cc', 'mockserver.cc', 'mockserver_format.cc', 'mockserver_binding.cc',
+  'json_scan.cc', 'sse_decode.cc', 'sse_decode_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
 
 const INIT = `#include <napi.h>
@@ -26,8 +27,10 @@ const INIT = `#include <napi.h>
 #include "http1.h"
 #include "mockserver.h"
 #include "sse.h"
+#include "sse_decode.h"
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
+  servebench::RegisterSseDecode(env, exports);
   servebench::RegisterHttp1(env, exports);
   servebench::RegisterEngine(env, exports);
   servebench::RegisterMockServer(env, exports);
@@ -70,7 +73,8 @@ if (!fs.readFileSync('/proc/self/maps', 'utf8').includes('libasan')) { console.e
 const root = process.argv[2];
 const { native } = await import(\`\${root}/dist/native.js\`);
 const { NativeTransport } = await import(\`\${root}/dist/transport/native.js\`);
-const { frameSse } = await import(\`\${root}/dist/transport/sse.js\`);
+const { frameSse, SseDecoder } = await import(\`\${root}/dist/transport/sse.js\`);
+const { chatAdapter } = await import(\`\${root}/dist/endpoints/chat.js\`);
 const fail = (m) => { console.error('scenario: ' + m); process.exit(1); };
 const body = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello' }], max_tokens: 24, stream: true }));
 const req = (streaming = true) => ({ path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, streaming });
@@ -80,7 +84,8 @@ const credit = (t = null) => ({ index: n, phase: 'profiling', x_request_id: \`a\
 // 1. The fast mock and the engine: streams, non-streaming, cancellations, scheduled sends, two threads each, coalescing reads.
 const mock = new native.MockServer({ port: 0, workers: 2, itlMs: 1, words: [' the', ' of'], stampEvents: true });
 const url = \`http://127.0.0.1:\${mock.port()}\`;
-const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2, readCoalesceUs: 50 });
+// Payloads decoded on the I/O threads (native/sse_decode.cc), reads coalesced.
+const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2, readCoalesceUs: 50, decode: { spec: chatAdapter.decodeSpec, keepPayloads: false } });
 const sends = [];
 for (let i = 0; i < 300; i++) {
   const ac = new AbortController();
@@ -88,6 +93,7 @@ for (let i = 0; i < 300; i++) {
   sends.push(t.send(credit(i % 13 === 0 ? process.hrtime.bigint() + 5_000_000n : null), req(i % 5 !== 0), ac.signal));
 }
 const rs = await Promise.all(sends);
+if (!rs.some((r) => r.status === 'ok' && r.decoded && r.decoded.content !== '')) fail('no record was decoded natively');
 if (rs.filter((r) => r.status === 'ok').length < 200) fail(\`too few ok: \${JSON.stringify(rs.find((r) => r.status !== 'ok')?.error)}\`);
 if (!rs.some((r) => r.status === 'cancelled')) fail('no cancellation happened');
 const inflight = Array.from({ length: 20 }, () => t.send(credit(), req()));
@@ -116,7 +122,9 @@ await bad.close();
 server.close();
 for (const s of server.connections ?? []) s.destroy();
 
-// 3. The parser and framer bindings on random input.
+// 3. The parser, framer and decoder bindings on random input.
+const decoder = new SseDecoder(chatAdapter.decodeSpec);
+const pieces = ['data: ', '{"choices":[{"delta":{"content":"', '\\\\u00e9', '\\\\ud800', '"}}]}', '\\n\\n', 'NaN', '{"usage":{"a":1}', '[', ']', ',', ':', '"', '\\\\', '中'];
 let seed = 7;
 const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0);
 for (let i = 0; i < 3000; i++) {
@@ -124,6 +132,9 @@ for (let i = 0; i < 3000; i++) {
   const cut = bytes.length ? rnd() % bytes.length : 0;
   native.http1Parse([bytes.subarray(0, cut), bytes.subarray(cut)], (i & 1) === 0);
   frameSse([bytes.subarray(0, cut), bytes.subarray(cut)], [1n, 2n]);
+  const text = Buffer.from(Array.from({ length: rnd() % 40 }, () => pieces[rnd() % pieces.length]).join(''));
+  const at = text.length ? rnd() % text.length : 0;
+  decoder.decode([text.subarray(0, at), text.subarray(at), bytes], BigInt64Array.of(1n, 2n, 3n), (i & 1) === 0);
 }
 console.log('scenario: ok');
 `;
