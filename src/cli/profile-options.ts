@@ -34,6 +34,11 @@ export const profileOptions: Record<string, Options> = {
     describe: 'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
   },
   'transport-threads': { type: 'number', group: G_LOAD, describe: `I/O threads of the native engine (default ${DEFAULTS.transport_threads})` },
+  'record-workers': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `worker threads that count output tokens and write records.jsonl (default: cores - 1, at least 1; at most ${DEFAULTS.record_workers_max})`,
+  },
 
   isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
   'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },

@@ -17,6 +17,8 @@ export const DEFAULTS = {
   histogram_significant_digits: 3,
   transport: 'auto',
   transport_threads: 1,
+  /** Most --record-workers accepted; the default is the cores left to spare (defaultRecordWorkers). */
+  record_workers_max: 64,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).
   usage_discrepancy_threshold_pct: 10,
   osl_mismatch_pct_threshold: 5,

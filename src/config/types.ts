@@ -89,6 +89,8 @@ export interface RunConfig {
   readonly transport: 'auto' | 'undici' | 'native';
   /** --transport-threads: I/O threads of the native engine. */
   readonly transport_threads: number;
+  /** --record-workers: worker threads that count tokens and serialize records.jsonl (records/pipeline.ts). */
+  readonly record_workers: number;
 
   /** GPU power/energy sources (--gpu-telemetry); null: off. */
   readonly gpu_telemetry: GpuTelemetryConfig | null;

@@ -11,13 +11,14 @@ import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import type { WallAnchor } from '../export/json.js';
-import { RecordsWriter } from '../export/records.js';
-import { displayUnitOf } from '../export/units.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { findMetric, type MetricsSummary } from '../metrics/summary.js';
 import { CatalogueRun } from '../metrics/catalogue-run.js';
-import { RecordProcessor } from '../records/process.js';
+import { RecordProcessor, type PreparedRecord } from '../records/process.js';
+import { RecordPipeline, recordWorkerCrashHook } from '../records/pipeline.js';
+import { defaultRegistry } from '../metrics/catalogue.js';
+import type { CreditCounters } from './counters.js';
 import type { ProcessedRecord, RecordError } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { openTransport } from '../transport/select.js';
@@ -50,17 +51,6 @@ export interface RunOutcome {
   summary: MetricsSummary;
   result: BenchmarkResult;
   firstError: RecordError | null;
-}
-
-/** Keep what the summary needs; the payloads are already on disk (or not wanted). */
-function slim(rec: ProcessedRecord): ProcessedRecord {
-  rec.raw.event_data = [];
-  rec.raw.event_type = [];
-  rec.raw.event_ns = [];
-  rec.raw.body = null;
-  rec.responses = [];
-  rec.metric_input.token_ns = [];
-  return rec;
 }
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
@@ -117,7 +107,20 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const transport = await openTransport(cfg, env.baseUrl, connections, env.log);
 
   await fs.mkdir(env.dir, { recursive: true });
-  const writer = cfg.export_level === 'summary' ? null : new RecordsWriter(path.join(env.dir, RECORDS_JSONL), cfg.export_level, displayUnitOf);
+  // Phase → its credit counters, so a record that turns into an error after dispatch is re-counted.
+  const counters = new Map<string, CreditCounters>();
+  // Token counts, per-record metrics and records.jsonl lines, on worker threads (records/pipeline.ts).
+  const pipeline = new RecordPipeline({
+    workers: cfg.record_workers,
+    tokenizerPath: env.tokenizer.path,
+    count: (t) => env.tokenizer.count(t),
+    convention: cfg.statistics.convention,
+    registry: catalogue.processorOptions.registry ?? defaultRegistry(),
+    compareWith: catalogue.processorOptions.compareWith,
+    file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
+    onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
+    crashAtBatch: recordWorkerCrashHook(),
+  });
   const records: ProcessedRecord[] = [];
   const progress = env.progress ?? null;
   const wallAnchor: WallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
@@ -131,7 +134,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     if (closed) return;
     closed = true;
     await transport.close();
-    await writer?.close();
+    await pipeline.close();
   };
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
@@ -145,24 +148,27 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         dispatch: async (credit, opts) => {
           const raw = await transport.send(credit, builder.build(credit), opts.signal);
           harness.observe(raw);
-          let rec: ProcessedRecord;
+          let prepared: PreparedRecord;
           try {
-            rec = processor.process(raw);
+            prepared = processor.prepare(raw);
           } catch (err) {
             // A processing bug must not lose the request: it becomes an error record (error.type _OTHER).
-            rec = processor.process({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
+            prepared = processor.prepare({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
           }
+          const rec = prepared.record;
           if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
           const reply = opts.wantReply && rec.status === 'ok' ? rec.responses.map((r) => r.content).join('') : null;
-          writer?.write(rec);
-          records.push(slim(rec));
+          // Counts, metrics and the line follow off this thread; the record is slimmed here.
+          pipeline.submit(prepared);
+          records.push(rec);
           return { status: rec.status, reply };
         },
         cancelAll: (reason) => transport.cancelAll(reason),
-        onPhaseStart: (phase, counters, spec) => {
+        onPhaseStart: (phase, phaseCounters, spec) => {
+          counters.set(phase, phaseCounters);
           catalogue.onPhaseStart(phase);
           const cooldown = phase === 'cooldown';
-          progress?.start(phase, counters, {
+          progress?.start(phase, phaseCounters, {
             requestCount: cooldown || spec.mode.kind === 'fixed_schedule' ? null : spec.requestCount,
             durationS: cooldown ? (spec.cooldownNs ?? 0) / 1e9 : spec.durationNs === null ? null : spec.durationNs / 1e9,
           });

@@ -1,5 +1,5 @@
-// RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, count tokens,
-// settle the final status, and compute the per-record metrics.
+// RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, settle the final status,
+// count tokens and compute the per-record metrics (the last two may run elsewhere: prepare/complete).
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../endpoints/types.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
@@ -21,6 +21,25 @@ export interface ProcessorOptions {
   compareWith?: ReadonlyMap<string, MetricRegistry>;
 }
 
+/** The texts of one record still to be counted with the local tokenizer; null: not counted. */
+export interface CountTexts {
+  /** The prompt's messages (or the prompt), when the turn has no ISL. */
+  input: string[] | null;
+  output: string | null;
+  reasoning: string | null;
+}
+
+export interface TokenCounts {
+  input: number | null;
+  output: number | null;
+  reasoning: number | null;
+}
+
+export interface PreparedRecord {
+  record: ProcessedRecord;
+  texts: CountTexts;
+}
+
 interface Decoded {
   responses: ParsedResponse[];
   usage: Usage | null;
@@ -36,25 +55,34 @@ export class RecordProcessor {
 
   constructor(private readonly opts: ProcessorOptions) {}
 
+  /** The whole record, counted on this thread: prepare, count, complete. */
   process(raw: RawRecord): ProcessedRecord {
+    const { record, texts } = this.prepare(raw);
+    completeRecord(record, countTexts(texts, (t) => this.opts.tokenizer.count(t)), this.opts.registry, this.opts.compareWith);
+    return record;
+  }
+
+  /**
+   * The record without its local token counts and metrics: status, error, responses and the metric
+   * input are final, and `texts` says what still has to be counted (records/pipeline.ts does it off
+   * this thread). completeRecord() finishes it.
+   */
+  prepare(raw: RawRecord): PreparedRecord {
     const decoded = raw.status === 'ok' ? this.decode(raw) : { responses: [], usage: null, error: null };
     const error = raw.error ?? decoded.error;
     const status = raw.status !== 'ok' ? raw.status : error ? 'error' : 'ok';
-    const input = this.metricInput(raw, status === 'ok', decoded);
+    const { input, texts } = this.metricInput(raw, status === 'ok', decoded);
     input.predecessor_end_ns = this.predecessorEnd(raw);
-    const out: ProcessedRecord = {
+    const record: ProcessedRecord = {
       raw,
       status,
       error,
       metric_input: input,
       responses: decoded.responses,
       usage: decoded.usage,
-      metrics: computeRecordMetrics(input, this.opts.registry),
+      metrics: new Map(),
     };
-    if (this.opts.compareWith) {
-      out.convention_metrics = new Map([...this.opts.compareWith].map(([name, reg]) => [name, computeRecordMetrics(input, reg)]));
-    }
-    return out;
+    return { record, texts };
   }
 
   /** The end of the same session's previous turn (turns of a session never overlap), then this turn's. */
@@ -106,7 +134,7 @@ export class RecordProcessor {
     return { responses, usage, error: null, first_chunk_tokens: firstChunkTokens ?? null, spec_decode: spec.result() };
   }
 
-  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
+  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): { input: MetricRecord; texts: CountTexts } {
     const token_ns: bigint[] = [];
     let first_output_ns: bigint | null = null;
     // EvalScope's first chunk: any payload with non-empty choices, a role-only one included.
@@ -121,21 +149,26 @@ export class RecordProcessor {
       content += r.content;
       reasoning += r.reasoning;
     }
-    const tk = this.opts.tokenizer;
     const turn = raw.credit.turn;
-    // A message list (multi-turn history, a system prompt) is counted whole, message by message.
-    let input_tokens: number | null = turn.isl ?? (turn.messages ? turn.messages.reduce((n, m) => n + tk.count(m.content), 0) : tk.count(turn.prompt));
-    let output_tokens: number | null = valid ? tk.count(content) : null;
-    // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
-    let reasoning_tokens: number | null = valid && reasoning !== '' ? tk.count(reasoning) : null;
+    let texts: CountTexts = {
+      // A message list (multi-turn history, a system prompt) is counted whole, message by message.
+      input: turn.isl != null ? null : turn.messages ? turn.messages.map((m) => m.content) : [turn.prompt],
+      output: valid ? content : null,
+      // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
+      reasoning: valid && reasoning !== '' ? reasoning : null,
+    };
+    let input_tokens: number | null = turn.isl ?? null;
+    let output_tokens: number | null = null;
+    let reasoning_tokens: number | null = null;
     if (this.opts.useServerTokenCount) {
       const u = d.usage;
+      texts = { input: null, output: null, reasoning: null };
       input_tokens = u?.prompt_tokens ?? null;
       reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
       output_tokens =
         valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
-    return {
+    const input: MetricRecord = {
       valid,
       streaming: raw.streaming,
       credit_issued_ns: raw.credit.credit_issued_ns,
@@ -156,5 +189,32 @@ export class RecordProcessor {
       spec_decode: d.spec_decode ?? null,
       trace: raw.trace ?? null,
     };
+    return { input, texts };
+  }
+}
+
+/** Local token counts of one record's texts; null where the text is not counted. */
+export function countTexts(texts: CountTexts, count: (text: string) => number): TokenCounts {
+  return {
+    input: texts.input === null ? null : texts.input.reduce((n, t) => n + count(t), 0),
+    output: texts.output === null ? null : count(texts.output),
+    reasoning: texts.reasoning === null ? null : count(texts.reasoning),
+  };
+}
+
+/** Fills a prepared record's local counts into its metric input, then computes its metrics. */
+export function completeRecord(
+  rec: ProcessedRecord,
+  counts: TokenCounts,
+  registry?: MetricRegistry,
+  compareWith?: ReadonlyMap<string, MetricRegistry>,
+): void {
+  const input = rec.metric_input;
+  if (counts.input !== null) input.input_tokens = counts.input;
+  if (counts.output !== null) input.output_tokens = counts.output;
+  if (counts.reasoning !== null) input.reasoning_tokens = counts.reasoning;
+  rec.metrics = computeRecordMetrics(input, registry);
+  if (compareWith) {
+    rec.convention_metrics = new Map([...compareWith].map(([name, reg]) => [name, computeRecordMetrics(input, reg)]));
   }
 }
