@@ -136,6 +136,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     await transport.close();
     await pipeline.close();
   };
+  // Workers load their tokenizer before the first send, not while requests go out.
+  await pipeline.ready();
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
   let harnessReport: HarnessReport | null = null;

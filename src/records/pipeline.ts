@@ -84,15 +84,17 @@ export class RecordPipeline {
   private pending: Batch | null = null;
   private nextId = 1;
   private restarts = 0;
+  private readonly starting = new Set<Slot>();
+  private readonly onStarted: (() => void)[] = [];
   private flushScheduled = false;
   private drained: (() => void) | null = null;
-  private readonly stream: fs.WriteStream | null;
+  /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
+  private stream: fs.WriteStream | null = null;
   private readonly mainEnv: BatchEnv;
   /** Records written to records.jsonl so far. */
   written = 0;
 
   constructor(private readonly opts: PipelineOptions) {
-    this.stream = opts.file ? fs.createWriteStream(opts.file.path, { flags: 'w' }) : null;
     this.mainEnv = { count: opts.count, registry: opts.registry, compareWith: opts.compareWith, level: opts.file?.level ?? null };
     for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn(opts.crashAtBatch));
   }
@@ -149,8 +151,30 @@ export class RecordPipeline {
     const slots = this.slots.splice(0);
     for (const s of slots) s.dead = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
-    const stream = this.stream;
+    const stream = this.file();
     if (stream) await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+
+  /**
+   * Resolves once every worker has loaded its tokenizer (or failed to): the run awaits it before
+   * the first send, so a worker's start-up never competes with sends for the cores.
+   */
+  async ready(): Promise<void> {
+    if (this.starting.size > 0) await new Promise<void>((resolve) => this.onStarted.push(resolve));
+    this.file();
+  }
+
+  private file(): fs.WriteStream | null {
+    if (this.stream === null && this.opts.file) this.stream = fs.createWriteStream(this.opts.file.path, { flags: 'w' });
+    return this.stream;
+  }
+
+  private started(slot: Slot): void {
+    if (!this.starting.delete(slot)) return;
+    // Started and idle, a worker must not keep a finished run's process alive (ready() awaits it ref'd).
+    if (slot.inFlight.size === 0) slot.worker.unref();
+    if (this.starting.size > 0) return;
+    for (const f of this.onStarted.splice(0)) f();
   }
 
   private spawn(crashAtBatch?: number): Slot {
@@ -163,17 +187,18 @@ export class RecordPipeline {
     };
     const worker = new Worker(workerPath(), { workerData: init });
     const slot: Slot = { worker, inFlight: new Set(), dead: false };
-    worker.on('message', (msg: BatchResult | { initFailed: string }) => {
-      if ('initFailed' in msg) this.toMainThread();
+    this.starting.add(slot);
+    worker.on('message', (msg: BatchResult | { initFailed: string } | { ready: true }) => {
+      if ('ready' in msg) this.started(slot);
+      else if ('initFailed' in msg) this.toMainThread();
       else this.onResult(slot, msg);
     });
     let why = 'exited';
     worker.on('error', (err) => (why = err.message));
     worker.on('exit', (code) => {
+      this.started(slot);
       if (!slot.dead) this.onDeath(slot, `record worker ${code === 0 ? 'exited' : 'died'}: ${why}`);
     });
-    // Idle workers must not keep a finished run's process alive.
-    worker.unref();
     return slot;
   }
 
@@ -261,6 +286,7 @@ export class RecordPipeline {
     const batches: Batch[] = [];
     for (const s of slots) {
       s.dead = true;
+      this.started(s);
       batches.push(...s.inFlight);
       s.inFlight.clear();
       void s.worker.terminate();
@@ -290,7 +316,7 @@ export class RecordPipeline {
     while (this.queue.length > 0 && (this.queue[0] as Batch).result !== null) {
       const b = this.queue.shift() as Batch;
       const text = (b.result as BatchResult).text;
-      if (this.stream && text !== '') this.stream.write(text);
+      if (text !== '') this.file()?.write(text);
       this.written += b.recs.length;
       // What the fallback needed is no longer kept.
       b.req.items = [];

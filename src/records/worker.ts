@@ -30,6 +30,7 @@ const ready: Promise<BatchEnv> = createTokenCounter(init.tokenizerPath, init.for
   level: init.level,
 }));
 
+ready.then(() => port.postMessage({ ready: true }), () => {});
 // A tokenizer this thread cannot load is not a crash: the main thread counts instead, nothing lost.
 ready.catch((err: unknown) => {
   port.postMessage({ initFailed: err instanceof Error ? err.message : String(err) });
