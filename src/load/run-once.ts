@@ -118,6 +118,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     registry: catalogue.processorOptions.registry ?? defaultRegistry(),
     compareWith: catalogue.processorOptions.compareWith,
     file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
+    scrub: (msg) => scrubSecrets(msg, secrets),
     onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
     crashAtBatch: recordWorkerCrashHook(),
   });

@@ -32,6 +32,8 @@ export interface PipelineOptions {
   file: { path: string; level: ExportLevel } | null;
   /** A record settled as ok by dispatch that became an error here (its worker died). */
   onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
+  /** Applied to the message of an error record made here (secrets never reach an artifact). */
+  scrub?(message: string): string;
   /** Test hook: each first-generation worker throws on this batch (1-based). */
   crashAtBatch?: number;
   forceCounter?: 'huggingface';
@@ -268,7 +270,7 @@ export class RecordPipeline {
   private fail(rec: ProcessedRecord, item: WorkItem, message: string): void {
     const was = rec.status;
     rec.status = 'error';
-    rec.error = { type: '_OTHER', message, http_status: rec.raw.http_status };
+    rec.error = { type: '_OTHER', message: this.opts.scrub ? this.opts.scrub(message) : message, http_status: rec.raw.http_status };
     const input = { ...item.input, valid: false, output_tokens: null, reasoning_tokens: null };
     rec.metric_input = input;
     item.input = input;
