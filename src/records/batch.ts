@@ -10,7 +10,10 @@ import type { MetricRecord, MetricValue, ProcessedRecord } from './types.js';
 
 /** What a worker needs of one record: its metric input (chunk stamps included), texts, and line fields. */
 export interface WorkItem {
+  /** The metric input less its chunk stamps (token_ns), which travel as one column in `tokenNs`. */
   input: MetricRecord;
+  /** token_ns as a typed column: one buffer to clone instead of a BigInt object per chunk. */
+  tokenNs: BigInt64Array;
   texts: CountTexts;
   /** The record's fields that records.jsonl shows (payloads only at --export-level raw); null: no file. */
   line: Omit<RecordLineInput, 'metrics'> | null;
@@ -54,7 +57,7 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
     try {
       const counts = countTexts(item.texts, env.count);
       // completeRecord works on a ProcessedRecord; only metric_input is read and metrics written.
-      const rec = { metric_input: item.input, metrics: new Map() } as unknown as ProcessedRecord;
+      const rec = { metric_input: { ...item.input, token_ns: Array.from(item.tokenNs) }, metrics: new Map() } as unknown as ProcessedRecord;
       completeRecord(rec, counts, env.registry, env.compareWith);
       if (env.level !== null && item.line !== null) text += recordLine({ ...item.line, metrics: rec.metrics }, env.level, units) + '\n';
       results.push({ counts: [counts.input, counts.output, counts.reasoning], metrics: rec.metrics, convention_metrics: rec.convention_metrics });

@@ -107,8 +107,9 @@ export class RecordPipeline {
     const raw = rec.raw;
     const level = this.opts.file?.level ?? null;
     const item: WorkItem = {
-      // A shallow copy keeps the chunk stamps that slim() drops from the record.
-      input: { ...rec.metric_input },
+      input: { ...rec.metric_input, token_ns: [] },
+      // Copied before slim() drops them from the record.
+      tokenNs: BigInt64Array.from(rec.metric_input.token_ns),
       texts: p.texts,
       line:
         level === null
