@@ -39,6 +39,11 @@ export const profileOptions: Record<string, Options> = {
     group: G_LOAD,
     describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; stamps stay recv-time, the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
   },
+  'record-workers': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `worker threads that count output tokens and write records.jsonl (default: cores - 1, at least 1; at most ${DEFAULTS.record_workers_max})`,
+  },
 
   isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
   'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },

@@ -24,6 +24,8 @@ export const DEFAULTS = {
   transport_threads: 1,
   // Native engine read coalescing, µs (0: eager); the choice is measured in bench/reads.js.
   read_coalesce_us: DEFAULT_READ_COALESCE_US,
+  /** Most --record-workers accepted; the default is the cores left to spare (defaultRecordWorkers). */
+  record_workers_max: 64,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).
   usage_discrepancy_threshold_pct: 10,
   osl_mismatch_pct_threshold: 5,

@@ -91,6 +91,8 @@ export interface RunConfig {
   readonly transport_threads: number;
   /** --read-coalesce-us: the native engine's hold-off between looks at its sockets after a read, µs (0: eager). */
   readonly read_coalesce_us: number;
+  /** --record-workers: worker threads that count tokens and serialize records.jsonl (run/record-pipeline.ts). */
+  readonly record_workers: number;
 
   /** GPU power/energy sources (--gpu-telemetry); null: off. */
   readonly gpu_telemetry: GpuTelemetryConfig | null;

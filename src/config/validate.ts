@@ -1,5 +1,6 @@
 // Turns parsed flags into a RunConfig, or throws InvalidArgumentError naming the flag.
 import path from 'node:path';
+import os from 'node:os';
 import { InvalidArgumentError } from '../errors.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
@@ -42,6 +43,7 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   transport?: string;
   'transport-threads'?: number;
   'read-coalesce-us'?: number;
+  'record-workers'?: number;
   'per-chunk-usage'?: boolean;
   'usage-discrepancy-threshold'?: number;
   'osl-mismatch-pct-threshold'?: number;
@@ -243,9 +245,22 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
     histogram_significant_digits: histogramDigits(f['histogram-significant-digits']),
     ...transportSettings(f, url, env),
+    record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
+}
+
+/** Cores less the main thread's, at least one (the default of --record-workers). */
+export function defaultRecordWorkers(): number {
+  return Math.min(DEFAULTS.record_workers_max, Math.max(1, os.availableParallelism() - 1));
+}
+
+/** --record-workers: an integer from 1 to record_workers_max; default: the cores to spare. */
+function recordWorkers(v: number | undefined): number {
+  const n = intAtLeast('record-workers', v, 1, defaultRecordWorkers());
+  if (n > DEFAULTS.record_workers_max) bad('record-workers', `must be at most ${DEFAULTS.record_workers_max}, got ${n}`);
+  return n;
 }
 
 /** --histogram-significant-digits: an integer from 1 to 5 (HdrHistogram's range; 0 would be too coarse to report). */

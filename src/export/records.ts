@@ -1,7 +1,7 @@
 // records.jsonl: one line per request, written as each request completes.
 import fs from 'node:fs';
 import type { ExportLevel } from '../config/types.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { Credit, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
 
 /** tag → how to show a record value: display unit and the factor from the base unit. */
 export type UnitLookup = (tag: string) => { unit: string; scale: number } | undefined;
@@ -11,8 +11,18 @@ function round(v: number): number {
   return Math.abs(v) >= 1e-6 ? Number(v.toPrecision(12)) : v;
 }
 
+/** What a line shows of a record (a ProcessedRecord is one); payloads and chunk stamps only at level raw. */
+export interface RecordLineInput {
+  raw: Pick<RawRecord, 'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body'> & {
+    credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns'> & { turn: Pick<Turn, 'max_tokens'> };
+  };
+  status: ProcessedRecord['status'];
+  error: ProcessedRecord['error'];
+  metrics: ProcessedRecord['metrics'];
+}
+
 /** The JSON text of one record line (no trailing newline). bigint stamps are written as exact integers. */
-export function recordLine(rec: ProcessedRecord, level: ExportLevel, units: UnitLookup): string {
+export function recordLine(rec: RecordLineInput, level: ExportLevel, units: UnitLookup): string {
   const raw = rec.raw;
   const metrics: string[] = [];
   for (const [tag, value] of rec.metrics) {

@@ -36,6 +36,15 @@ export class CreditCounters {
     else this.errored++;
   }
 
+  /** A settled request whose outcome changed afterwards (its record was lost in processing). */
+  amend(from: RecordStatus, to: RecordStatus): void {
+    if (from === to) return;
+    if (from === 'ok') this.succeeded--;
+    else if (from === 'cancelled') this.cancelled--;
+    else this.errored--;
+    this.settle(to);
+  }
+
   toJSON(): CreditCountsJson {
     return {
       sent: this.sent,

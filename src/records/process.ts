@@ -1,5 +1,5 @@
-// RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, count tokens,
-// settle the final status, and compute the per-record metrics.
+// RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, settle the final status,
+// count tokens and compute the per-record metrics (the last two may run elsewhere: prepare/complete).
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../errors.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
@@ -21,19 +21,50 @@ export interface ProcessorOptions {
   compareWith?: ReadonlyMap<string, MetricRegistry>;
 }
 
+/** The texts of one record still to be counted with the local tokenizer; null: not counted. */
+export interface CountTexts {
+  /** The prompt's messages (or the prompt), when the turn has no ISL. */
+  input: string[] | null;
+  output: string | null;
+  reasoning: string | null;
+}
+
+export interface TokenCounts {
+  input: number | null;
+  output: number | null;
+  reasoning: number | null;
+}
+
+export interface PreparedRecord {
+  record: ProcessedRecord;
+  texts: CountTexts;
+}
+
 export class RecordProcessor {
   /** Multi-turn: when each session's latest turn ended, for the next turn's predecessor delay. */
   private readonly lastTurnEnd = new Map<string, { turn: number; end_ns: bigint; pred: bigint | null }>();
 
   constructor(private readonly opts: ProcessorOptions) {}
 
+  /** The whole record, counted on this thread: prepare, count, complete. */
   process(raw: RawRecord): ProcessedRecord {
+    const { record, texts } = this.prepare(raw);
+    completeRecord(record, countTexts(texts, (t) => this.opts.tokenizer.count(t)), this.opts.registry, this.opts.compareWith);
+    return record;
+  }
+
+  /**
+   * The record without its local token counts and metrics: status, error, responses and the metric
+   * input are final, and `texts` says what still has to be counted (run/record-pipeline.ts does it off
+   * this thread). completeRecord() finishes it.
+   */
+  prepare(raw: RawRecord): PreparedRecord {
     const decoded = raw.status === 'ok' ? this.decode(raw) : new PayloadFold().result(null);
     const error = raw.error ?? decoded.error;
     const status = raw.status !== 'ok' ? raw.status : error ? 'error' : 'ok';
-    const input = this.metricInput(raw, status === 'ok', decoded);
+    const { input, texts } = this.metricInput(raw, status === 'ok', decoded);
     input.predecessor_end_ns = this.predecessorEnd(raw);
-    const out: ProcessedRecord = {
+    const record: ProcessedRecord = {
       raw,
       status,
       error,
@@ -41,12 +72,9 @@ export class RecordProcessor {
       responses: decoded.responses,
       content: decoded.content,
       usage: decoded.usage,
-      metrics: computeRecordMetrics(input, this.opts.registry),
+      metrics: new Map(),
     };
-    if (this.opts.compareWith) {
-      out.convention_metrics = new Map([...this.opts.compareWith].map(([name, reg]) => [name, computeRecordMetrics(input, reg)]));
-    }
-    return out;
+    return { record, texts };
   }
 
   /** The end of the same session's previous turn (turns of a session never overlap), then this turn's. */
@@ -94,23 +122,28 @@ export class RecordProcessor {
     return fold.result(null);
   }
 
-  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): MetricRecord {
+  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): { input: MetricRecord; texts: CountTexts } {
     const { token_ns, first_output_ns, first_choice_ns, content, reasoning } = d;
-    const tk = this.opts.tokenizer;
     const turn = raw.credit.turn;
-    // A message list (multi-turn history, a system prompt) is counted whole, message by message.
-    let input_tokens: number | null = turn.isl ?? (turn.messages ? turn.messages.reduce((n, m) => n + tk.count(m.content), 0) : tk.count(turn.prompt));
-    let output_tokens: number | null = valid ? tk.count(content) : null;
-    // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
-    let reasoning_tokens: number | null = valid && reasoning !== '' ? tk.count(reasoning) : null;
+    let texts: CountTexts = {
+      // A message list (multi-turn history, a system prompt) is counted whole, message by message.
+      input: turn.isl != null ? null : turn.messages ? turn.messages.map((m) => m.content) : [turn.prompt],
+      output: valid ? content : null,
+      // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
+      reasoning: valid && reasoning !== '' ? reasoning : null,
+    };
+    let input_tokens: number | null = turn.isl ?? null;
+    let output_tokens: number | null = null;
+    let reasoning_tokens: number | null = null;
     if (this.opts.useServerTokenCount) {
       const u = d.usage;
+      texts = { input: null, output: null, reasoning: null };
       input_tokens = u?.prompt_tokens ?? null;
       reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
       output_tokens =
         valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
-    return {
+    const input: MetricRecord = {
       valid,
       streaming: raw.streaming,
       credit_issued_ns: raw.credit.credit_issued_ns,
@@ -131,5 +164,32 @@ export class RecordProcessor {
       spec_decode: d.spec_decode ?? null,
       trace: raw.trace ?? null,
     };
+    return { input, texts };
+  }
+}
+
+/** Local token counts of one record's texts; null where the text is not counted. */
+export function countTexts(texts: CountTexts, count: (text: string) => number): TokenCounts {
+  return {
+    input: texts.input === null ? null : texts.input.reduce((n, t) => n + count(t), 0),
+    output: texts.output === null ? null : count(texts.output),
+    reasoning: texts.reasoning === null ? null : count(texts.reasoning),
+  };
+}
+
+/** Fills a prepared record's local counts into its metric input, then computes its metrics. */
+export function completeRecord(
+  rec: ProcessedRecord,
+  counts: TokenCounts,
+  registry?: MetricRegistry,
+  compareWith?: ReadonlyMap<string, MetricRegistry>,
+): void {
+  const input = rec.metric_input;
+  if (counts.input !== null) input.input_tokens = counts.input;
+  if (counts.output !== null) input.output_tokens = counts.output;
+  if (counts.reasoning !== null) input.reasoning_tokens = counts.reasoning;
+  rec.metrics = computeRecordMetrics(input, registry);
+  if (compareWith) {
+    rec.convention_metrics = new Map([...compareWith].map(([name, reg]) => [name, computeRecordMetrics(input, reg)]));
   }
 }

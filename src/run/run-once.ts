@@ -11,13 +11,14 @@ import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import type { WallAnchor } from '../export/json.js';
-import { RecordsWriter } from '../export/records.js';
-import { displayUnitOf } from '../metrics/catalogue.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { findMetric } from '../metrics/core/summary.js';
+import { defaultRegistry } from '../metrics/catalogue.js';
 import { CatalogueRun } from './catalogue-run.js';
-import { RecordProcessor } from '../records/process.js';
+import { RecordProcessor, type PreparedRecord } from '../records/process.js';
+import { RecordPipeline, recordWorkerCrashHook } from './record-pipeline.js';
+import type { CreditCounters } from '../load/counters.js';
 import type { ProcessedRecord } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { openTransport } from '../transport/select.js';
@@ -25,19 +26,6 @@ import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
-
-/** Keep what the summary needs; the payloads are already on disk (or not wanted). */
-function slim(rec: ProcessedRecord): ProcessedRecord {
-  rec.raw.event_data = [];
-  rec.raw.event_type = [];
-  rec.raw.event_ns = [];
-  rec.raw.body = null;
-  rec.raw.decoded = null;
-  rec.responses = [];
-  delete rec.content;
-  rec.metric_input.token_ns = [];
-  return rec;
-}
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -90,7 +78,21 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const transport = await openTransport(cfg, env.baseUrl, connections, env.log, decode);
 
   await fs.mkdir(env.dir, { recursive: true });
-  const writer = cfg.export_level === 'summary' ? null : new RecordsWriter(path.join(env.dir, RECORDS_JSONL), cfg.export_level, displayUnitOf);
+  // Phase → its credit counters, so a record that turns into an error after dispatch is re-counted.
+  const counters = new Map<string, CreditCounters>();
+  // Token counts, per-record metrics and records.jsonl lines, on worker threads (run/record-pipeline.ts).
+  const pipeline = new RecordPipeline({
+    workers: cfg.record_workers,
+    tokenizerPath: env.tokenizer.path,
+    count: (t) => env.tokenizer.count(t),
+    convention: cfg.statistics.convention,
+    registry: catalogue.processorOptions.registry ?? defaultRegistry(),
+    compareWith: catalogue.processorOptions.compareWith,
+    file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
+    scrub: (msg) => scrubSecrets(msg, secrets),
+    onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
+    crashAtBatch: recordWorkerCrashHook(),
+  });
   const records: ProcessedRecord[] = [];
   const progress = env.progress ?? null;
   const wallAnchor: WallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
@@ -104,8 +106,10 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     if (closed) return;
     closed = true;
     await transport.close();
-    await writer?.close();
+    await pipeline.close();
   };
+  // Workers load their tokenizer before the first send, not while requests go out.
+  await pipeline.ready();
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
   let harnessReport: HarnessReport | null = null;
@@ -118,24 +122,27 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         dispatch: async (credit, opts) => {
           const raw = await transport.send(credit, builder.build(credit), opts.signal);
           harness.observe(raw);
-          let rec: ProcessedRecord;
+          let prepared: PreparedRecord;
           try {
-            rec = processor.process(raw);
+            prepared = processor.prepare(raw);
           } catch (err) {
             // A processing bug must not lose the request: it becomes an error record (error.type _OTHER).
-            rec = processor.process({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
+            prepared = processor.prepare({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
           }
+          const rec = prepared.record;
           if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
           const reply = opts.wantReply && rec.status === 'ok' ? (rec.content ?? '') : null;
-          writer?.write(rec);
-          records.push(slim(rec));
+          // Counts, metrics and the line follow off this thread; the record is slimmed there.
+          pipeline.submit(prepared);
+          records.push(rec);
           return { status: rec.status, reply };
         },
         cancelAll: (reason) => transport.cancelAll(reason),
-        onPhaseStart: (phase, counters, spec) => {
+        onPhaseStart: (phase, phaseCounters, spec) => {
+          counters.set(phase, phaseCounters);
           catalogue.onPhaseStart(phase);
           const cooldown = phase === 'cooldown';
-          progress?.start(phase, counters, {
+          progress?.start(phase, phaseCounters, {
             requestCount: cooldown || spec.mode.kind === 'fixed_schedule' ? null : spec.requestCount,
             durationS: cooldown ? (spec.cooldownNs ?? 0) / 1e9 : spec.durationNs === null ? null : spec.durationNs / 1e9,
           });

@@ -1,0 +1,343 @@
+// The record pipeline: the dispatch callback hands each prepared record over and returns at once;
+// records are batched to worker threads (run/record-worker.ts) that count tokens, compute the
+// per-record metrics and serialize records.jsonl lines. Lines are written in completion order
+// (the order of submit()), byte for byte what RecordsWriter would write. close() drains.
+//
+// A worker that dies turns the records it held into error records (_OTHER, saying why) and is
+// replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
+import fs from 'node:fs';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ExportLevel } from '../config/types.js';
+import { recordLine } from '../export/records.js';
+import { displayUnitOf } from '../metrics/catalogue.js';
+import type { MetricRegistry } from '../metrics/core/registry.js';
+import type { ConventionChoice } from '../metrics/core/options.js';
+import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
+import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
+import type { ProcessedRecord, RecordStatus } from '../records/types.js';
+import type { WorkerInit } from './record-worker.js';
+
+export interface PipelineOptions {
+  /** Worker threads (--record-workers). */
+  workers: number;
+  tokenizerPath: string;
+  /** Main-thread counter, for the fallback (the run's TextTokenizer.count). */
+  count(text: string): number;
+  convention: ConventionChoice;
+  registry: MetricRegistry;
+  compareWith?: ReadonlyMap<string, MetricRegistry>;
+  /** records.jsonl path and level; null: no file (--export-level summary). */
+  file: { path: string; level: ExportLevel } | null;
+  /** A record settled as ok by dispatch that became an error here (its worker died). */
+  onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
+  /** Applied to the message of an error record made here (secrets never reach an artifact). */
+  scrub?(message: string): string;
+  /** Test hook: each first-generation worker throws on this batch (1-based). */
+  crashAtBatch?: number;
+  forceCounter?: 'huggingface';
+}
+
+/** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
+const MAX_BATCH = 256;
+const MAX_RESTARTS = 3;
+
+interface Batch {
+  req: BatchRequest;
+  recs: ProcessedRecord[];
+  result: BatchResult | null;
+  worker: Slot | null;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Set<Batch>;
+  dead: boolean;
+}
+
+/** SERVEBENCH_RECORD_WORKER_CRASH=N: each record worker started with the run throws on its Nth batch (tests). */
+export function recordWorkerCrashHook(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const n = Number(env.SERVEBENCH_RECORD_WORKER_CRASH);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** The compiled worker: next to this file in dist/, or dist/'s copy when this runs from src/ (tests). */
+function workerPath(): string {
+  const here = fileURLToPath(new URL('./record-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  return fileURLToPath(new URL('../../dist/run/record-worker.js', import.meta.url));
+}
+
+/** What the dispatch callback keeps of a record once it is handed over: no payloads, no chunk stamps. */
+function slim(rec: ProcessedRecord): void {
+  rec.raw.event_data = [];
+  rec.raw.event_type = [];
+  rec.raw.event_ns = [];
+  rec.raw.body = null;
+  rec.raw.decoded = null;
+  rec.responses = [];
+  delete rec.content;
+  rec.metric_input.token_ns = [];
+}
+
+export class RecordPipeline {
+  private readonly slots: Slot[] = [];
+  /** Batches in submit order, written out from the head as they complete. */
+  private readonly queue: Batch[] = [];
+  private pending: Batch | null = null;
+  private nextId = 1;
+  private restarts = 0;
+  private readonly starting = new Set<Slot>();
+  private readonly onStarted: (() => void)[] = [];
+  private flushScheduled = false;
+  private drained: (() => void) | null = null;
+  /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
+  private stream: fs.WriteStream | null = null;
+  private readonly mainEnv: BatchEnv;
+  /** Records written to records.jsonl so far. */
+  written = 0;
+
+  constructor(private readonly opts: PipelineOptions) {
+    this.mainEnv = { count: opts.count, registry: opts.registry, compareWith: opts.compareWith, level: opts.file?.level ?? null };
+    for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn(opts.crashAtBatch));
+  }
+
+  /** Hands a prepared record over; its counts, metrics and line follow. The record is slimmed now. */
+  submit(p: PreparedRecord): void {
+    const rec = p.record;
+    const raw = rec.raw;
+    const level = this.opts.file?.level ?? null;
+    const item: WorkItem = {
+      input: { ...rec.metric_input, token_ns: [] },
+      // Copied before slim() drops them from the record.
+      tokenNs: BigInt64Array.from(rec.metric_input.token_ns),
+      texts: p.texts,
+      line:
+        level === null
+          ? null
+          : {
+              raw: {
+                // Only what the line shows: the prompt and history need not cross to the worker.
+                credit: {
+                  x_request_id: raw.credit.x_request_id,
+                  index: raw.credit.index,
+                  phase: raw.credit.phase,
+                  credit_issued_ns: raw.credit.credit_issued_ns,
+                  targeted_start_ns: raw.credit.targeted_start_ns,
+                  turn: { max_tokens: raw.credit.turn.max_tokens },
+                },
+                start_ns: raw.start_ns,
+                end_ns: raw.end_ns,
+                http_status: raw.http_status,
+                bytes_sent: raw.bytes_sent,
+                bytes_received: raw.bytes_received,
+                streaming: raw.streaming,
+                event_ns: level === 'raw' ? raw.event_ns : [],
+                event_data: level === 'raw' ? raw.event_data : [],
+                body: level === 'raw' ? raw.body : null,
+              },
+              status: rec.status,
+              error: rec.error,
+            },
+    };
+    slim(rec);
+    let b = this.pending;
+    if (b === null) {
+      b = { req: { id: this.nextId++, items: [] }, recs: [], result: null, worker: null };
+      this.pending = b;
+      this.queue.push(b);
+    }
+    b.req.items.push(item);
+    b.recs.push(rec);
+    if (b.req.items.length >= MAX_BATCH) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Waits for every record handed over, writes the last lines, stops the workers, closes the file. */
+  async close(): Promise<void> {
+    this.flush();
+    if (this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    const slots = this.slots.splice(0);
+    for (const s of slots) s.dead = true;
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+    const stream = this.file();
+    if (stream) await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+
+  /**
+   * Resolves once every worker has loaded its tokenizer (or failed to): the run awaits it before
+   * the first send, so a worker's start-up never competes with sends for the cores.
+   */
+  async ready(): Promise<void> {
+    if (this.starting.size > 0) await new Promise<void>((resolve) => this.onStarted.push(resolve));
+    this.file();
+  }
+
+  private file(): fs.WriteStream | null {
+    if (this.stream === null && this.opts.file) this.stream = fs.createWriteStream(this.opts.file.path, { flags: 'w' });
+    return this.stream;
+  }
+
+  private started(slot: Slot): void {
+    if (!this.starting.delete(slot)) return;
+    // Started and idle, a worker must not keep a finished run's process alive (ready() awaits it ref'd).
+    if (slot.inFlight.size === 0) slot.worker.unref();
+    if (this.starting.size > 0) return;
+    for (const f of this.onStarted.splice(0)) f();
+  }
+
+  private spawn(crashAtBatch?: number): Slot {
+    const init: WorkerInit = {
+      tokenizerPath: this.opts.tokenizerPath,
+      convention: this.opts.convention,
+      level: this.opts.file?.level ?? null,
+      ...(crashAtBatch !== undefined ? { crashAtBatch } : {}),
+      ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
+    };
+    const worker = new Worker(workerPath(), { workerData: init });
+    const slot: Slot = { worker, inFlight: new Set(), dead: false };
+    this.starting.add(slot);
+    worker.on('message', (msg: BatchResult | { initFailed: string } | { ready: true }) => {
+      if ('ready' in msg) this.started(slot);
+      else if ('initFailed' in msg) this.toMainThread();
+      else this.onResult(slot, msg);
+    });
+    let why = 'exited';
+    worker.on('error', (err) => (why = err.message));
+    worker.on('exit', (code) => {
+      this.started(slot);
+      if (!slot.dead) this.onDeath(slot, `record worker ${code === 0 ? 'exited' : 'died'}: ${why}`);
+    });
+    return slot;
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const b = this.pending;
+    if (b === null) return;
+    this.pending = null;
+    const live = this.slots.filter((s) => !s.dead);
+    if (live.length === 0) {
+      this.settle(b, processBatch(b.req, this.mainEnv));
+      return;
+    }
+    let slot = live[0] as Slot;
+    for (const s of live) if (s.inFlight.size < slot.inFlight.size) slot = s;
+    b.worker = slot;
+    slot.inFlight.add(b);
+    // Clones the items now; the batch keeps them for a fallback should the worker die.
+    slot.worker.postMessage(b.req);
+    slot.worker.ref();
+  }
+
+  private onResult(slot: Slot, res: BatchResult): void {
+    const b = [...slot.inFlight].find((x) => x.req.id === res.id);
+    if (!b) return;
+    slot.inFlight.delete(b);
+    if (slot.inFlight.size === 0) slot.worker.unref();
+    this.settle(b, res);
+  }
+
+  /** Counts and metrics into the records; a failed item becomes an error record. */
+  private settle(b: Batch, res: BatchResult): void {
+    let failed = false;
+    res.results.forEach((r, i) => {
+      const rec = b.recs[i] as ProcessedRecord;
+      if (typeof r === 'string') {
+        failed = true;
+        this.fail(rec, b.req.items[i] as WorkItem, `record processing failed: ${r}`);
+        return;
+      }
+      const m = rec.metric_input;
+      if (r.counts[0] !== null) m.input_tokens = r.counts[0];
+      if (r.counts[1] !== null) m.output_tokens = r.counts[1];
+      if (r.counts[2] !== null) m.reasoning_tokens = r.counts[2];
+      rec.metrics = r.metrics;
+      if (r.convention_metrics) rec.convention_metrics = r.convention_metrics;
+    });
+    // A failed item's line is rebuilt as an error line; redo the batch's text so order holds.
+    b.result = failed ? { ...res, text: this.linesOf(b) } : res;
+    this.writeReady();
+  }
+
+  /** The records of a batch as lines, on this thread (after a failure, the records are final). */
+  private linesOf(b: Batch): string {
+    const level = this.opts.file?.level;
+    if (level === undefined) return '';
+    let text = '';
+    b.req.items.forEach((item, i) => {
+      const rec = b.recs[i] as ProcessedRecord;
+      if (item.line === null) return;
+      text += recordLine({ ...item.line, metrics: rec.metrics }, level, displayUnitOf) + '\n';
+    });
+    return text;
+  }
+
+  /** Turns a record whose processing was lost into an error record, counted and serialized here. */
+  private fail(rec: ProcessedRecord, item: WorkItem, message: string): void {
+    const was = rec.status;
+    rec.status = 'error';
+    rec.error = { type: '_OTHER', message: this.opts.scrub ? this.opts.scrub(message) : message, http_status: rec.raw.http_status };
+    const input = { ...item.input, valid: false, output_tokens: null, reasoning_tokens: null };
+    rec.metric_input = input;
+    item.input = input;
+    item.texts = { input: item.texts.input, output: null, reasoning: null };
+    if (item.line) item.line = { ...item.line, status: rec.status, error: rec.error };
+    completeRecord(rec, countTexts(item.texts, this.opts.count), this.opts.registry, this.opts.compareWith);
+    rec.metric_input.token_ns = [];
+    if (was !== 'error') this.opts.onLateError?.(rec, was);
+  }
+
+  /** Workers cannot load the tokenizer: every batch, those already sent too, is done on this thread. */
+  private toMainThread(): void {
+    const slots = this.slots.splice(0);
+    this.restarts = MAX_RESTARTS;
+    const batches: Batch[] = [];
+    for (const s of slots) {
+      s.dead = true;
+      this.started(s);
+      batches.push(...s.inFlight);
+      s.inFlight.clear();
+      void s.worker.terminate();
+    }
+    for (const b of batches.sort((x, y) => x.req.id - y.req.id)) this.settle(b, processBatch(b.req, this.mainEnv));
+  }
+
+  private onDeath(slot: Slot, why: string): void {
+    slot.dead = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) {
+      this.slots.splice(i, 1);
+      if (this.restarts < MAX_RESTARTS) {
+        this.restarts++;
+        this.slots.push(this.spawn());
+      }
+    }
+    for (const b of [...slot.inFlight].sort((x, y) => x.req.id - y.req.id)) {
+      b.req.items.forEach((item, k) => this.fail(b.recs[k] as ProcessedRecord, item, `${why} (its records are lost)`));
+      b.result = { id: b.req.id, results: [], text: this.linesOf(b) };
+    }
+    slot.inFlight.clear();
+    this.writeReady();
+  }
+
+  private writeReady(): void {
+    while (this.queue.length > 0 && (this.queue[0] as Batch).result !== null) {
+      const b = this.queue.shift() as Batch;
+      const text = (b.result as BatchResult).text;
+      if (text !== '') this.file()?.write(text);
+      this.written += b.recs.length;
+      // What the fallback needed is no longer kept.
+      b.req.items = [];
+    }
+    if (this.queue.length === 0 && this.pending === null && this.drained) {
+      const done = this.drained;
+      this.drained = null;
+      done();
+    }
+  }
+}

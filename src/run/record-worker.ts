@@ -1,0 +1,49 @@
+// A record worker: counts tokens, computes per-record metrics and serializes records.jsonl lines
+// for batches the main thread posts (run/record-pipeline.ts), so none of it delays sends or stamps.
+import { parentPort, workerData } from 'node:worker_threads';
+import { CONVENTION_NAMES, comparisonRegistry, registryFor, type ConventionChoice } from '../metrics/conventions.js';
+import { createTokenCounter } from '../tokenizer/count.js';
+import { processBatch, type BatchEnv, type BatchRequest } from './record-batch.js';
+import type { ExportLevel } from '../config/types.js';
+
+export interface WorkerInit {
+  tokenizerPath: string;
+  convention: ConventionChoice;
+  level: ExportLevel | null;
+  /** Test hook: throw on this batch (1-based), as a crashing worker would. */
+  crashAtBatch?: number;
+  /** Count with @huggingface/tokenizers even for a cl100k file. */
+  forceCounter?: 'huggingface';
+}
+
+const init = workerData as WorkerInit;
+const port = parentPort;
+if (!port) throw new Error('run/record-worker.ts runs only as a worker thread');
+
+// The same registries CatalogueRun.processorOptions gives the main thread's RecordProcessor.
+const compareWith =
+  init.convention === 'all' ? new Map(CONVENTION_NAMES.filter((n) => n !== 'aiperf').map((n) => [n, comparisonRegistry(n)] as const)) : undefined;
+const ready: Promise<BatchEnv> = createTokenCounter(init.tokenizerPath, init.forceCounter).then((counter) => ({
+  count: counter.count,
+  registry: registryFor(init.convention),
+  compareWith,
+  level: init.level,
+}));
+
+ready.then(() => port.postMessage({ ready: true }), () => {});
+// A tokenizer this thread cannot load is not a crash: the main thread counts instead, nothing lost.
+ready.catch((err: unknown) => {
+  port.postMessage({ initFailed: err instanceof Error ? err.message : String(err) });
+  port.close();
+});
+
+let batches = 0;
+port.on('message', (req: BatchRequest) => {
+  void ready.then((env) => {
+    batches++;
+    if (init.crashAtBatch !== undefined && batches === init.crashAtBatch) {
+      throw new Error(`test hook: record worker crashes on batch ${batches}`);
+    }
+    port.postMessage(processBatch(req, env));
+  }, () => {});
+});
