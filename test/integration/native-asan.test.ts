@@ -77,7 +77,9 @@ const { frameSse, SseDecoder } = await import(\`\${root}/dist/transport/sse.js\`
 const { chatAdapter } = await import(\`\${root}/dist/endpoints/chat.js\`);
 const fail = (m) => { console.error('scenario: ' + m); process.exit(1); };
 const body = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello' }], max_tokens: 24, stream: true }));
-const req = (streaming = true) => ({ path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, streaming });
+// Requests that get cancelled stream long enough (~0.4 s) to be in flight when their abort fires.
+const longBody = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello' }], max_tokens: 400, stream: true }));
+const req = (streaming = true, long = false) => ({ path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: long ? longBody : body, streaming });
 let n = 0;
 const credit = (t = null) => ({ index: n, phase: 'profiling', x_request_id: \`a\${n++}\`, credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: t, turn: {} });
 
@@ -87,11 +89,14 @@ const url = \`http://127.0.0.1:\${mock.port()}\`;
 // Payloads decoded on the I/O threads (native/sse_decode.cc), reads coalesced.
 const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2, readCoalesceUs: 50, decode: { spec: chatAdapter.decodeSpec, keepPayloads: false } });
 const sends = [];
+const aborts = [];
 for (let i = 0; i < 300; i++) {
   const ac = new AbortController();
-  if (i % 7 === 0) setTimeout(() => ac.abort(), 3 + (i % 11));
-  sends.push(t.send(credit(i % 13 === 0 ? process.hrtime.bigint() + 5_000_000n : null), req(i % 5 !== 0), ac.signal));
+  if (i % 7 === 0) aborts.push([ac, 3 + (i % 11)]);
+  sends.push(t.send(credit(i % 13 === 0 ? process.hrtime.bigint() + 5_000_000n : null), req(i % 5 !== 0, i % 7 === 0), ac.signal));
 }
+// Timed from the end of the send loop, which under ASan alone can take longer than a short stream.
+for (const [ac, ms] of aborts) setTimeout(() => ac.abort(), ms);
 const rs = await Promise.all(sends);
 if (!rs.some((r) => r.status === 'ok' && r.decoded && r.decoded.content !== '')) fail('no record was decoded natively');
 if (rs.filter((r) => r.status === 'ok').length < 200) fail(\`too few ok: \${JSON.stringify(rs.find((r) => r.status !== 'ok')?.error)}\`);
