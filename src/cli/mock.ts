@@ -1,13 +1,6 @@
 // `servebench mock`: run the built-in OpenAI-compatible mock server until SIGTERM/SIGINT.
 import type { Argv, CommandModule } from 'yargs';
-import {
-  DEFAULT_LENGTH_MAX,
-  DEFAULT_LENGTH_MIN,
-  FAIL_MODES,
-  MOCK_DEFAULTS,
-  resolveMockOptions,
-  type FailMode,
-} from '../mock/options.js';
+import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, FAIL_MODES, MOCK_DEFAULTS, resolveMockOptions, type FailMode } from '../mock/options.js';
 import { startMockServer } from '../mock/server.js';
 import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -82,7 +75,12 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.reasoningTokens,
           describe: 'chat: tokens of delta.reasoning_content before the content',
         },
-        seed: { type: 'number', coerce: last, default: MOCK_DEFAULTS.seed, describe: 'seed for text, default lengths, eos and --fail-rate' },
+        seed: {
+          type: 'number',
+          coerce: last,
+          default: MOCK_DEFAULTS.seed,
+          describe: 'seed for text, default lengths, eos and --fail-rate',
+        },
         'role-chunk-lead-ms': {
           type: 'number',
           coerce: last,
@@ -95,8 +93,18 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.eosProbability,
           describe: 'per-token chance to stop early when ignore_eos is false',
         },
-        'fail-every': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failEvery, describe: 'fault on every Nth generation request (0: off)' },
-        'fail-rate': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
+        'fail-every': {
+          type: 'number',
+          coerce: last,
+          default: MOCK_DEFAULTS.failEvery,
+          describe: 'fault on every Nth generation request (0: off)',
+        },
+        'fail-rate': {
+          type: 'number',
+          coerce: last,
+          default: MOCK_DEFAULTS.failRate,
+          describe: 'fault on this fraction of requests, seeded (0: off)',
+        },
         // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
         'fail-mode': { type: 'string', coerce: last, default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
         'spec-decode-draft-len': {
@@ -117,16 +125,22 @@ export const mockCommand: CommandModule<object, MockArgs> = {
         fast: {
           type: 'boolean',
           default: false,
-          describe: 'serve from the native addon (C++ epoll threads) for harness benchmarks: zero latency unless --ttft-ms/--itl-ms are given; no faults',
+          describe:
+            'serve from the native addon (C++ epoll threads) for harness benchmarks: zero latency unless --ttft-ms/--itl-ms are given; no faults',
         },
-        workers: { type: 'number', coerce: last, default: 1, describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)' },
+        workers: {
+          type: 'number',
+          coerce: last,
+          default: 1,
+          describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)',
+        },
         'stamp-events': {
           type: 'boolean',
           default: false,
           describe: 'with --fast: every event carries "sb_send_ns", the CLOCK_MONOTONIC time of the write that sent it',
         },
       })
-      .epilog(EPILOG) as unknown as Argv<MockArgs>,
+      .epilog(EPILOG),
   handler: async (argv) => {
     const opts = resolveMockOptions({
       port: argv.port,
@@ -165,10 +179,11 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       );
     }
     const fault = opts.failEvery > 0 || opts.failRate > 0 ? ` fault=${opts.failMode}` : '';
-    if (!argv.fast) process.stderr.write(
-      `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
-        `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
-    );
+    if (!argv.fast)
+      process.stderr.write(
+        `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
+          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
+      );
     const reason = await new Promise<string>((resolve) => {
       const on = (why: string) => {
         process.off('SIGTERM', on);

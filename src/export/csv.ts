@@ -23,7 +23,7 @@ export function renderCsv(summary: MetricsSummary): string {
       const e = entry as TimeWeightedEntry;
       timeWeighted.push([name, ...TIME_WEIGHTED_COLUMNS.map((c) => csvNumber(e[c]))]);
     } else {
-      single.push([name, csvNumber((entry as SingleEntry).avg)]);
+      single.push([name, csvNumber(entry.avg)]);
     }
   }
   const sections: string[][][] = [];

@@ -49,7 +49,7 @@ function byteLevelDecoder(): Map<string, number> {
       cs.push(256 + n++);
     }
   }
-  return new Map(bs.map((b, i) => [String.fromCodePoint(cs[i] as number), b]));
+  return new Map(bs.map((b, i) => [String.fromCodePoint(cs[i]), b]));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -79,10 +79,7 @@ export function recordColumns(records: readonly ProcessedRecord[], origin: bigin
  * when no request succeeded, when the window is empty, when no successful record had a value for
  * one of its `requires` tags, or (Active) when its phase never had a request in flight.
  */
-export function summarizeTimeWeighted(
-  profiling: readonly ProcessedRecord[],
-  defs: readonly TimeWeightedMetricDef[],
-): TimeWeightedResult[] {
+export function summarizeTimeWeighted(profiling: readonly ProcessedRecord[], defs: readonly TimeWeightedMetricDef[]): TimeWeightedResult[] {
   if (defs.length === 0) return [];
   const window = timeWeightedWindow(profiling);
   if (window === null || window.end_ns <= window.start_ns) return [];

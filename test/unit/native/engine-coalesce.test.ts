@@ -40,7 +40,14 @@ function trickle(sock: import('node:net').Socket, gapMs: number): void {
 }
 
 async function streamAll(readCoalesceUs: number) {
-  const t = new NativeTransport({ baseUrl: server!.url, address: '127.0.0.1', connections: STREAMS, requestTimeoutMs: 30_000, threads: 1, readCoalesceUs });
+  const t = new NativeTransport({
+    baseUrl: server!.url,
+    address: '127.0.0.1',
+    connections: STREAMS,
+    requestTimeoutMs: 30_000,
+    threads: 1,
+    readCoalesceUs,
+  });
   transports.push(t);
   const monitor = new HarnessMonitor(t).start();
   const rs = await Promise.all(Array.from({ length: STREAMS }, () => t.send(credit(), request())));
@@ -80,7 +87,10 @@ describe('native engine: read coalescing', () => {
     expect(coalesced.stats.read_delay_max_ns).toBeGreaterThanOrEqual(coalesced.stats.read_delay_p99_ns);
     expect(coalesced.stats.read_delay_p99_ns).toBeGreaterThanOrEqual(coalesced.stats.read_delay_p50_ns);
     // The run's harness report states the window and what it added.
-    for (const [run, window] of [[eager, 0], [coalesced, WINDOW_US]] as const) {
+    for (const [run, window] of [
+      [eager, 0],
+      [coalesced, WINDOW_US],
+    ] as const) {
       const reads = run.harness.reads!;
       expect(reads).toMatchObject({ coalesce_window_us: window, reads: run.stats.reads, events: STREAMS * (EVENTS + 1) });
       expect(reads.reads_per_event).toBeCloseTo(run.readsPerEvent, 9);
@@ -93,7 +103,9 @@ describe('native engine: read coalescing', () => {
   it('refuses a window outside 0–10000 µs', () => {
     const Engine = native.Engine!;
     for (const readCoalesceUs of [-1, 10_001, 1.5]) {
-      expect(() => new Engine({ address: '127.0.0.1', port: 9, readCoalesceUs }, () => {})).toThrow(expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }));
+      expect(() => new Engine({ address: '127.0.0.1', port: 9, readCoalesceUs }, () => {})).toThrow(
+        expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }),
+      );
     }
   });
 });
