@@ -5,7 +5,7 @@
 // drains. A real driver adds its per-call time (see scripts/gpu-check.sh). Target: < 0.1 % of
 // one core at 50 ms.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { median, root } from './lib.js';

@@ -208,6 +208,6 @@ export class Fields {
     }
     const v = this.obj[name];
     if (!Array.isArray(v)) this.fail(`field "${name}" must be an array, got ${kindOf(v)}`);
-    return v;
+    return v as unknown[];
   }
 }

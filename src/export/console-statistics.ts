@@ -4,7 +4,7 @@
 import { CONVENTIONS } from '../metrics/conventions.js';
 import type { ConventionComparison, DistributionResult, MetricResult } from '../metrics/core/summary.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { metricEntry, type DistributionEntry } from './metric-entry.js';
 import { renderTable, type Column } from './table.js';
 import { withUnit } from '../metrics/core/units.js';
 

@@ -5,7 +5,7 @@ import type { MetricResult, MetricsSummary } from '../metrics/core/summary.js';
 import { formatAcceptanceHistogram } from '../metrics/families/spec-decode.js';
 import { MetricFlag, type ConsoleGroup } from '../metrics/core/types.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { metricEntry, type TimeWeightedEntry } from './metric-entry.js';
 import { renderTable, tableWidth, wrapText, type Column } from './table.js';
 import { withUnit } from '../metrics/core/units.js';
 import { anyUnbounded, distributionCell, renderConventionsTable, unboundedNote } from './console-statistics.js';

@@ -40,7 +40,7 @@ export interface BatchResult {
 }
 
 export interface BatchEnv {
-  count(text: string): number;
+  count: (text: string) => number;
   registry: MetricRegistry;
   compareWith?: ReadonlyMap<string, MetricRegistry>;
   level: ExportLevel | null;

@@ -24,7 +24,7 @@ export interface PipelineOptions {
   workers: number;
   tokenizerPath: string;
   /** Main-thread counter, for the fallback (the run's TextTokenizer.count). */
-  count(text: string): number;
+  count: (text: string) => number;
   convention: ConventionChoice;
   registry: MetricRegistry;
   compareWith?: ReadonlyMap<string, MetricRegistry>;

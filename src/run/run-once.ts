@@ -121,7 +121,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   await pipeline.ready();
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
-  let harnessReport: HarnessReport | null = null;
+  let harnessReport: HarnessReport;
   try {
     result = await runBenchmark(
       // The native engine stamps on its own threads, so the pacer may nap instead of spinning.

@@ -88,7 +88,7 @@ export function nvmlInventory(path: string): Inventory {
     } finally {
       lib.call('nvmlShutdown', I32, [], []);
     }
-  }) as Inventory;
+  });
 }
 
 // amdsmi.h: AMDSMI_INIT_AMD_GPUS = 1 << 1; AMD_GPU = 1 (processor_type_t). Struct buffers are
@@ -162,5 +162,5 @@ export function amdsmiInventory(path: string): Inventory {
     } finally {
       lib.call('amdsmi_shut_down', I32, [], []);
     }
-  }) as Inventory;
+  });
 }

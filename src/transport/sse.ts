@@ -53,7 +53,7 @@ function stampColumn(chunks: readonly Uint8Array[], stamps: readonly bigint[] | 
   } else if (Array.isArray(stamps)) {
     column = new BigInt64Array(stamps.length);
     for (let i = 0; i < stamps.length; i++) {
-      const s = stamps[i];
+      const s: unknown = stamps[i];
       if (typeof s !== 'bigint') {
         throw new NativeArgumentError(`frameSse: stamps[${i}] is not a bigint`);
       }

@@ -1,5 +1,7 @@
 // The AIPerf catalogue end to end: `servebench profile` as a real process against mock processes.
 import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
@@ -405,7 +407,7 @@ describe('bad input', () => {
 });
 
 describe('usage fields of the wrong type from a server', () => {
-  let server: import('node:http').Server;
+  let server: Server;
   let url: string;
 
   beforeAll(async () => {
@@ -427,7 +429,7 @@ describe('usage fields of the wrong type from a server', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProfileExport, recordMetricsJson } from '../../../src/export/json.js';
-import type { DistributionEntry, SingleEntry } from '../../../src/export/metric-entry.js';
+import type { DistributionEntry } from '../../../src/export/metric-entry.js';
 import { stringifyWithBigInt } from '../../../src/export/format.js';
 import { computeRecordMetrics } from '../../../src/metrics/compute.js';
 import { metricRecord } from '../metrics/fixtures.js';

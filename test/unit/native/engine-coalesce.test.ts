@@ -2,6 +2,7 @@
 // small events, one write each about 1 ms apart, a coalescing engine takes several events per
 // read where an eager one takes about one, while every event still arrives, in order, with
 // monotonic recv-time stamps; and the engine reports the delay it added.
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessMonitor } from '../../../src/harness/monitor.js';
 import { native } from '../../../src/native.js';
@@ -22,7 +23,7 @@ afterEach(async () => {
 });
 
 /** A chunked SSE response written one event per write, each `gapMs` after the last. */
-function trickle(sock: import('node:net').Socket, gapMs: number): void {
+function trickle(sock: Socket, gapMs: number): void {
   sock.write('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n');
   let i = 0;
   const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;

@@ -1,6 +1,7 @@
 // The native stream engine through the native transport, against scripted servers: well-formed
 // streams (whole and byte by byte), keep-alive, every malformed case (each ends as a clear error
 // record and the next request still works), timeouts, cancellation, and argument guards.
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
 import { NativeTransport } from '../../../src/transport/native.js';
@@ -149,7 +150,7 @@ describe('native engine: well-formed responses', () => {
 
 describe('native engine: malformed or failing servers give an error record, and the next request works', () => {
   const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n';
-  const cases: [string, (sock: import('node:net').Socket) => void, string, RegExp][] = [
+  const cases: [string, (sock: Socket) => void, string, RegExp][] = [
     ['an oversized header line', (s) => s.end(`${head}x-long: ${'a'.repeat(20_000)}\r\n\r\n`), 'parse_error', /header line over/],
     ['a bad chunk size', (s) => s.end(`${head}\r\nzz\r\ndata: x\n\n\r\n`), 'parse_error', /bad chunk size/],
     ['an oversized chunk size', (s) => s.end(`${head}\r\n1ffffffffffffffff\r\n`), 'parse_error', /chunk size too large/],

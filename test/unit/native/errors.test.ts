@@ -198,7 +198,7 @@ describe('real native failures, through the wrappers', () => {
         (m) => m.close().then(() => null),
         (e: unknown) => e,
       );
-      expectClass(err, MockStartError, 'SB_MOCK_START', new RegExp(`^fast mock cannot listen on 127\.0\.0\.1:${port}: `));
+      expectClass(err, MockStartError, 'SB_MOCK_START', new RegExp(`^fast mock cannot listen on 127.0.0.1:${port}: `));
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
