@@ -73,7 +73,12 @@ export default defineConfig(
   },
   {
     // Not in tsconfig.json's program (plain JS, and the root config files).
-    files: ['**/*.js', '*.config.ts'],
+    files: ['**/*.js', '**/*.cjs', '*.config.ts'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // CommonJS config files (.dependency-cruiser.cjs): the typescript-eslint parser does not add CommonJS globals itself.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', exports: 'writable' } },
   },
 );

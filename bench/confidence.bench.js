@@ -24,13 +24,19 @@ export async function run(ctx) {
     for (const q of QS) conf.orderStatisticRanks(n, q, l);
   });
   const rankSamples = measureInterleaved(rankFns, { reps, warmup: 1 });
-  const rankRows = sizes.map((n, i) => [si(n), duration(median(rankSamples[i])), duration(median(rankSamples[i]) / QS.length), `${(spread(rankSamples[i]) * 100).toFixed(0)}%`]);
+  const rankRows = sizes.map((n, i) => [
+    si(n),
+    duration(median(rankSamples[i])),
+    duration(median(rankSamples[i]) / QS.length),
+    `${(spread(rankSamples[i]) * 100).toFixed(0)}%`,
+  ]);
 
   // One metric of latency-like values (lognormal around 20 ms).
   const n = ctx.quick ? 100_000 : 1_000_000;
   const r = rng(11);
   const values = new Float64Array(n);
-  for (let i = 0; i < n; i++) values[i] = Math.round(Math.exp(Math.log(2e7) + 0.8 * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())));
+  for (let i = 0; i < n; i++)
+    values[i] = Math.round(Math.exp(Math.log(2e7) + 0.8 * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())));
   const h = new hist.MetricHistogram('ns');
   h.addAll(values);
   const m = h.moments();
@@ -51,7 +57,11 @@ export async function run(ctx) {
   ctx.log(`  confidence: ranks at ${sizes.map((s) => si(s)).join(', ')}; one metric of ${si(n)} values; ${reps} repetitions`);
   return {
     tables: [
-      { title: 'Exact order-statistic ranks, 11 percentiles, uncached', columns: ['sample size', 'all 11', 'per percentile', 'spread'], rows: rankRows },
+      {
+        title: 'Exact order-statistic ranks, 11 percentiles, uncached',
+        columns: ['sample size', 'all 11', 'per percentile', 'spread'],
+        rows: rankRows,
+      },
       { title: `One metric's summary (${si(n)} values in its histogram)`, columns: ['work', 'time', 'spread'], rows: metricRows },
     ],
     notes: ['Ranks depend only on (n, q, level) and are cached per summary, so metrics of the same size pay them once.'],

@@ -42,7 +42,15 @@ export async function run(ctx) {
   const tok = await load.loadTokenizer();
   synth.getTokenPool(tok);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servebench-dataset-bench-'));
-  const ctxFor = (file) => ({ file, tokenizer: tok, seed: 0, sampling: 'sequential', osl: { mean: 64, stddev: 0 }, systemPrompt: null, warn: () => {} });
+  const ctxFor = (file) => ({
+    file,
+    tokenizer: tok,
+    seed: 0,
+    sampling: 'sequential',
+    osl: { mean: 64, stddev: 0 },
+    systemPrompt: null,
+    warn: () => {},
+  });
 
   const loadRows = [];
   const nextRows = [];
@@ -72,7 +80,9 @@ export async function run(ctx) {
     const r = rng(7);
     const words = 'the harbor woke before town did gulls argued over fish crates while two men rolled winch back into shed'.split(' ');
     const n = ctx.quick ? 300 : 3000;
-    const stLines = Array.from({ length: n }, () => JSON.stringify({ text: Array.from({ length: 400 }, () => words[Math.floor(r() * words.length)]).join(' '), max_tokens: 100 }));
+    const stLines = Array.from({ length: n }, () =>
+      JSON.stringify({ text: Array.from({ length: 400 }, () => words[Math.floor(r() * words.length)]).join(' '), max_tokens: 100 }),
+    );
     const stFile = path.join(dir, 'single.jsonl');
     fs.writeFileSync(stFile, stLines.join('\n'));
     let t0 = now();
@@ -81,7 +91,11 @@ export async function run(ctx) {
     t0 = now();
     st.prefetch(n, 60_000);
     const countNs = Number(now() - t0);
-    loadRows.push([`single_turn, ${n} lines of ~400 tokens: parse + check`, `${(fs.statSync(stFile).size / 1e6).toFixed(1)} MB`, duration(parseNs)]);
+    loadRows.push([
+      `single_turn, ${n} lines of ~400 tokens: parse + check`,
+      `${(fs.statSync(stFile).size / 1e6).toFixed(1)} MB`,
+      duration(parseNs),
+    ]);
     loadRows.push([`single_turn, ${n} lines: token counting (prefetch)`, '', duration(countNs)]);
     const s2 = [];
     for (let i = 0; i < (ctx.quick ? 200 : 2000); i++) {

@@ -32,8 +32,30 @@ for (let r = 0; r < responses; r++) {
 }
 const events = responses * (TOKENS + 4);
 const tokenizer = { name: 'chars', path: '', count: (t) => t.length, encode: () => [], decode: () => '' };
-const credit = { index: 0, phase: 'profiling', x_request_id: 'r', credit_issued_ns: 0n, targeted_start_ns: null, turn: { prompt: 'p', isl: 1, max_tokens: TOKENS } };
-const raw = (over) => ({ credit, start_ns: 0n, end_ns: 1n, http_status: 200, status: 'ok', error: null, streaming: true, event_data: [], event_ns: [], event_type: [], body: null, bytes_sent: 1, bytes_received: 1, ...over });
+const credit = {
+  index: 0,
+  phase: 'profiling',
+  x_request_id: 'r',
+  credit_issued_ns: 0n,
+  targeted_start_ns: null,
+  turn: { prompt: 'p', isl: 1, max_tokens: TOKENS },
+};
+const raw = (over) => ({
+  credit,
+  start_ns: 0n,
+  end_ns: 1n,
+  http_status: 200,
+  status: 'ok',
+  error: null,
+  streaming: true,
+  event_data: [],
+  event_ns: [],
+  event_type: [],
+  body: null,
+  bytes_sent: 1,
+  bytes_received: 1,
+  ...over,
+});
 const decoder = new SseDecoder(chatAdapter.decodeSpec);
 
 const paths = {
@@ -62,6 +84,8 @@ const samples = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
 for (const fn of Object.values(paths)) fn(); // warm up
 for (let r = 0; r < reps; r++) for (const [k, fn] of Object.entries(paths)) samples[k].push(cpuNs(fn) / events);
 const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-console.log(`component harness: ${responses} responses × ${TOKENS + 4} events, ${reps} interleaved reps, JS-thread CPU (user+sys) per event, median`);
+console.log(
+  `component harness: ${responses} responses × ${TOKENS + 4} events, ${reps} interleaved reps, JS-thread CPU (user+sys) per event, median`,
+);
 for (const [k, v] of Object.entries(med)) console.log(`  ${k.padEnd(14)} ${v.toFixed(0)} ns/event`);
 console.log(`  ratio ts/native: ${(med['ts adapter'] / med['native decode']).toFixed(2)}×`);

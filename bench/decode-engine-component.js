@@ -33,7 +33,9 @@ const transport = new NativeTransport({
 });
 const tokenizer = { name: 'chars', path: '', count: (t) => t.length, encode: () => [], decode: () => '' };
 const processor = new RecordProcessor({ adapter: chatAdapter, tokenizer, useServerTokenCount: false });
-const body = Buffer.from(JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: 'hi' }], max_tokens: osl, stream: true }));
+const body = Buffer.from(
+  JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: 'hi' }], max_tokens: osl, stream: true }),
+);
 const request = { path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, streaming: true };
 let measuring = false;
 let stopping = false;
@@ -42,7 +44,14 @@ let errors = 0;
 let index = 0;
 async function worker() {
   while (!stopping) {
-    const credit = { index: index++, phase: 'profiling', x_request_id: String(index), credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: null, turn: { prompt: 'hi', isl: 1, max_tokens: osl } };
+    const credit = {
+      index: index++,
+      phase: 'profiling',
+      x_request_id: String(index),
+      credit_issued_ns: process.hrtime.bigint(),
+      targeted_start_ns: null,
+      turn: { prompt: 'hi', isl: 1, max_tokens: osl },
+    };
     const raw = await transport.send(credit, request);
     const rec = processor.process(raw);
     if (!measuring) continue;

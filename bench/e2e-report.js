@@ -53,7 +53,20 @@ export function report(results, keys, labels, setting) {
     title:
       `End to end, cost: concurrency ${f(C)}, OSL ${OSL}, mock TTFT ${COST.ttft} ms / ITL ${COST.itl} ms (${f(offCost)} events/s offered, more than one core reads); ` +
       `marginal CPU per event = (${f(results.big)}-request run − ${f(results.small)}-request run) / events, whole client process (wait4 rusage); medians of ${results.reps} interleaved repetitions`,
-    columns: ['client', 'user µs/event', 'sys µs/event', 'total µs/event', '÷ aiohttp', '÷ C reader', 'main thread CPU µs/event', 'JS busy µs/event', 'events/s (big run)', 'ITL p50 ms (client / server stamps)', 'peak RSS MiB (big)', 'mock CPU'],
+    columns: [
+      'client',
+      'user µs/event',
+      'sys µs/event',
+      'total µs/event',
+      '÷ aiohttp',
+      '÷ C reader',
+      'main thread CPU µs/event',
+      'JS busy µs/event',
+      'events/s (big run)',
+      'ITL p50 ms (client / server stamps)',
+      'peak RSS MiB (big)',
+      'mock CPU',
+    ],
     rows: keys.map((k) => [
       labels[k] + why(r, [`${k}:small`, `${k}:big`]),
       f(m[k].user, 2),
@@ -73,34 +86,65 @@ export function report(results, keys, labels, setting) {
   const serverItl = (k) => (k.startsWith('sb') ? fig('sb', 'raw', 'server_itl_ms_p50') : fig(k, 'keep', 'server_itl_ms_p50'));
   tables.push({
     title: `End to end, keeps up: concurrency ${f(C)}, OSL ${OSL}, mock TTFT ${KEEP.ttft} ms / ITL ${KEEP.itl} ms, ${f(results.keep_requests)} requests (${f(offKeep)} events/s offered); medians`,
-    columns: ['client', 'events/s', '÷ offered', 'TTFT p50 ms', 'ITL p50 ms', 'server-stamp ITL p50 ms', 'ITL ÷ server', 'JS thread busy', 'harness names client bottleneck', 'mock CPU'],
-    rows: keys.filter((k) => r[`${k}:keep`]).map((k) => {
-      const itl = fig(k, 'keep', 'itl_ms_p50');
-      const named = (r[`${k}:keep`] ?? []).filter(good).map((x) => x.bottleneck);
-      return [
-        labels[k] + why(r, [`${k}:keep`]),
-        f(evs(k, 'keep')),
-        pct(evs(k, 'keep') / offKeep),
-        f(fig(k, 'keep', 'ttft_ms_p50'), 2),
-        f(itl, 3),
-        f(serverItl(k), 3),
-        ratio(itl, serverItl(k)),
-        pct(fig(k, 'keep', 'elu')),
-        named.length && k.startsWith('sb') ? `${named.filter(Boolean).length}/${named.length} runs` : '—',
-        pct(fig(k, 'keep', 'mock_cpu_share')),
-      ];
-    }),
+    columns: [
+      'client',
+      'events/s',
+      '÷ offered',
+      'TTFT p50 ms',
+      'ITL p50 ms',
+      'server-stamp ITL p50 ms',
+      'ITL ÷ server',
+      'JS thread busy',
+      'harness names client bottleneck',
+      'mock CPU',
+    ],
+    rows: keys
+      .filter((k) => r[`${k}:keep`])
+      .map((k) => {
+        const itl = fig(k, 'keep', 'itl_ms_p50');
+        const named = (r[`${k}:keep`] ?? []).filter(good).map((x) => x.bottleneck);
+        return [
+          labels[k] + why(r, [`${k}:keep`]),
+          f(evs(k, 'keep')),
+          pct(evs(k, 'keep') / offKeep),
+          f(fig(k, 'keep', 'ttft_ms_p50'), 2),
+          f(itl, 3),
+          f(serverItl(k), 3),
+          ratio(itl, serverItl(k)),
+          pct(fig(k, 'keep', 'elu')),
+          named.length && k.startsWith('sb') ? `${named.filter(Boolean).length}/${named.length} runs` : '—',
+          pct(fig(k, 'keep', 'mock_cpu_share')),
+        ];
+      }),
   });
   const rawStamp = (q) => over(r, ['sb:raw'], (x) => x.stamp_error_ms?.[q]);
   tables.push({
     title: `End to end, stamps: client stamp − mock send stamp per event (ms), keeps-up setting; servebench at --export-level raw (its chunk stamps), the peers by their own stamps`,
     columns: ['client', 'events stamped', 'p50', 'p99', 'max', 'ITL p50 by client stamps', 'by server stamps'],
     rows: [
-      ['servebench profile (native, --export-level raw)' + why(r, ['sb:raw']), f(over(r, ['sb:raw'], (x) => x.stamp_error_ms?.count)), f(rawStamp('p50'), 3), f(rawStamp('p99'), 3), f(rawStamp('max'), 3), f(fig('sb', 'raw', 'stamped_itl_ms_p50'), 3), f(fig('sb', 'raw', 'server_itl_ms_p50'), 3)],
-      ...['c', 'c-coalesce', 'aiohttp'].filter((k) => r[`${k}:keep`]).map((k) => {
-        const s = (q) => over(r, [`${k}:keep`], (x) => x.stamp_error_ms?.[q]);
-        return [labels[k], f(s('count')), f(s('p50'), 3), f(s('p99'), 3), f(s('max'), 3), f(fig(k, 'keep', 'itl_ms_p50'), 3), f(fig(k, 'keep', 'server_itl_ms_p50'), 3)];
-      }),
+      [
+        'servebench profile (native, --export-level raw)' + why(r, ['sb:raw']),
+        f(over(r, ['sb:raw'], (x) => x.stamp_error_ms?.count)),
+        f(rawStamp('p50'), 3),
+        f(rawStamp('p99'), 3),
+        f(rawStamp('max'), 3),
+        f(fig('sb', 'raw', 'stamped_itl_ms_p50'), 3),
+        f(fig('sb', 'raw', 'server_itl_ms_p50'), 3),
+      ],
+      ...['c', 'c-coalesce', 'aiohttp']
+        .filter((k) => r[`${k}:keep`])
+        .map((k) => {
+          const s = (q) => over(r, [`${k}:keep`], (x) => x.stamp_error_ms?.[q]);
+          return [
+            labels[k],
+            f(s('count')),
+            f(s('p50'), 3),
+            f(s('p99'), 3),
+            f(s('max'), 3),
+            f(fig(k, 'keep', 'itl_ms_p50'), 3),
+            f(fig(k, 'keep', 'server_itl_ms_p50'), 3),
+          ];
+        }),
     ],
   });
 
@@ -110,9 +154,13 @@ export function report(results, keys, labels, setting) {
   const ttft = fig('sb', 'keep', 'ttft_ms_p50');
   const named = (r['sb:keep'] ?? []).filter(good).map((x) => x.bottleneck);
   targets.push(`keeps up, events/s ≥ 95% of offered (${f(offKeep)}/s): ${pct(ach)} (${f(evs('sb', 'keep'))}/s) — ${verdict(ach >= 0.95)}`);
-  targets.push(`keeps up, ITL p50 within 5% of ${KEEP.itl} ms: ${f(itl, 3)} ms (${f(((itl - KEEP.itl) / KEEP.itl) * 100, 1)}%; server stamps ${f(serverItl('sb'), 3)} ms) — ${verdict(Math.abs(itl - KEEP.itl) <= 0.05 * KEEP.itl)}`);
+  targets.push(
+    `keeps up, ITL p50 within 5% of ${KEEP.itl} ms: ${f(itl, 3)} ms (${f(((itl - KEEP.itl) / KEEP.itl) * 100, 1)}%; server stamps ${f(serverItl('sb'), 3)} ms) — ${verdict(Math.abs(itl - KEEP.itl) <= 0.05 * KEEP.itl)}`,
+  );
   targets.push(`keeps up, TTFT p50 < 10 ms: ${f(ttft, 2)} ms — ${verdict(ttft < 10)}`);
-  targets.push(`keeps up, harness report does not name the client as the bottleneck: named in ${named.filter(Boolean).length} of ${named.length} runs — ${verdict(named.length > 0 && !named.some(Boolean))}`);
+  targets.push(
+    `keeps up, harness report does not name the client as the bottleneck: named in ${named.filter(Boolean).length} of ${named.length} runs — ${verdict(named.length > 0 && !named.some(Boolean))}`,
+  );
   const sb = m.sb;
   targets.push(
     `cost, marginal CPU ≤ 3 µs/event at c=1024, ITL 1 ms: ${f(sb?.total, 2)} µs (user ${f(sb?.user, 2)}, sys ${f(sb?.sys, 2)}; today 10.7) — ${ratio(sb?.total, m.aiohttp?.total)} aiohttp (${f(m.aiohttp?.total, 2)} µs), ${ratio(sb?.total, m.c?.total)} the C reader (${f(m.c?.total, 2)} µs) — ${verdict(sb?.total <= 3)}`,
@@ -127,4 +175,3 @@ export function report(results, keys, labels, setting) {
   );
   return { tables, targets };
 }
-

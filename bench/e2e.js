@@ -126,18 +126,36 @@ const clients = {
   'c-coalesce': { label: 'C epoll reader, reading 100 µs after each wake-up', run: (ctx, mock, n) => cReader(ctx, mock, n, 100) },
   aiohttp: { label: 'Python aiohttp (json.loads per event, no tokenizer)', run: (ctx, mock, n) => aiohttp(ctx, mock, n) },
   sb: { label: 'servebench profile (native, defaults)', run: (ctx, mock, n) => servebench(ctx, mock, n, []) },
-  'sb-server-count': { label: 'servebench --use-server-token-count', run: (ctx, mock, n) => servebench(ctx, mock, n, ['--use-server-token-count']) },
+  'sb-server-count': {
+    label: 'servebench --use-server-token-count',
+    run: (ctx, mock, n) => servebench(ctx, mock, n, ['--use-server-token-count']),
+  },
   'sb-summary': {
     label: 'servebench --export-level summary --use-server-token-count',
     run: (ctx, mock, n) => servebench(ctx, mock, n, ['--export-level', 'summary', '--use-server-token-count']),
   },
   'sb-undici': { label: 'servebench --transport undici', run: (ctx, mock, n) => servebench(ctx, mock, n, ['--transport', 'undici']) },
   // Only where the product has the flag (another change adds it).
-  'sb-coalesce': { label: 'servebench --read-coalesce-us 100', optional: '--read-coalesce-us', run: (ctx, mock, n) => servebench(ctx, mock, n, ['--read-coalesce-us', '100']) },
+  'sb-coalesce': {
+    label: 'servebench --read-coalesce-us 100',
+    optional: '--read-coalesce-us',
+    run: (ctx, mock, n) => servebench(ctx, mock, n, ['--read-coalesce-us', '100']),
+  },
 };
 
 async function cReader(ctx, mock, n, coalesceUs) {
-  const p = await runMeasured(ctx, ctx.tools.epoll_reader, ['--port', String(mock.port), '--concurrency', String(C), '--requests', String(n), '--osl', String(OSL), '--coalesce-us', String(coalesceUs)]);
+  const p = await runMeasured(ctx, ctx.tools.epoll_reader, [
+    '--port',
+    String(mock.port),
+    '--concurrency',
+    String(C),
+    '--requests',
+    String(n),
+    '--osl',
+    String(OSL),
+    '--coalesce-us',
+    String(coalesceUs),
+  ]);
   const j = lastJsonLine(p.out);
   if (!j || j.error || p.code !== 0) return { error: j?.error ?? `exit ${p.code}: ${tail(p.err || p.out)}` };
   return row(p, {
@@ -173,7 +191,23 @@ async function aiohttp(ctx, mock, n) {
 /** `servebench profile` with default settings plus `extra`; figures from its profile_export.json. */
 async function servebench(ctx, mock, n, extra, { concurrency = C, raw = false } = {}) {
   const dir = mkdtempSync(path.join(ctx.tmp, 'artifacts-'));
-  const argv = [BIN, 'profile', '--url', mock.url, '--concurrency', String(concurrency), '--osl', String(OSL), '--isl', String(ISL), '--request-count', String(n), '--artifact-dir', dir, ...extra];
+  const argv = [
+    BIN,
+    'profile',
+    '--url',
+    mock.url,
+    '--concurrency',
+    String(concurrency),
+    '--osl',
+    String(OSL),
+    '--isl',
+    String(ISL),
+    '--request-count',
+    String(n),
+    '--artifact-dir',
+    dir,
+    ...extra,
+  ];
   const p = await runMeasured(ctx, process.execPath, argv);
   try {
     const file = path.join(dir, 'profile_export.json');
@@ -274,7 +308,9 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
         for (const k of keys) {
           // --quick: the keeps-up setting for the floor, the peer and servebench's defaults only.
           const keepToo = !quick || ['c', 'aiohttp', 'sb'].includes(k);
-          log(`  e2e ${rep + 1}/${R}: ${clients[k].label} — ${SMALL} and ${BIG} requests at ITL ${COST.itl} ms${keepToo ? `, ${KEEP_N} at ITL ${KEEP.itl} ms` : ''} …`);
+          log(
+            `  e2e ${rep + 1}/${R}: ${clients[k].label} — ${SMALL} and ${BIG} requests at ITL ${COST.itl} ms${keepToo ? `, ${KEEP_N} at ITL ${KEEP.itl} ms` : ''} …`,
+          );
           put(`${k}:small`, await withMockShare(cost, () => clients[k].run(ctx, cost, SMALL)));
           put(`${k}:big`, await withMockShare(cost, () => clients[k].run(ctx, cost, BIG)));
           if (keepToo) put(`${k}:keep`, await withMockShare(keep, () => clients[k].run(ctx, keep, KEEP_N)));
@@ -287,7 +323,10 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
       await cost.stop();
       await keep.stop();
     }
-    return { results, ...report(results, keys, labels, { C, OSL, COST, KEEP, offeredCost: offered(C, COST), offeredKeep: offered(C, KEEP) }) };
+    return {
+      results,
+      ...report(results, keys, labels, { C, OSL, COST, KEEP, offeredCost: offered(C, COST), offeredKeep: offered(C, KEEP) }),
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

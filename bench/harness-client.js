@@ -35,7 +35,18 @@ function threadCpu(split = {}) {
 }
 
 const cfg = JSON.parse(process.argv[2] ?? '{}');
-const { url, transport: kind, concurrency, warmupS = 1, durationS = 4, osl = 64, threads = 1, rssAtS = null, decode = false, fidelity = true } = cfg;
+const {
+  url,
+  transport: kind,
+  concurrency,
+  warmupS = 1,
+  durationS = 4,
+  osl = 64,
+  threads = 1,
+  rssAtS = null,
+  decode = false,
+  fidelity = true,
+} = cfg;
 
 const rssBase = process.memoryUsage().rss;
 const undiciMod = await importDist('transport/undici.js');
@@ -46,13 +57,26 @@ if (!undiciMod || !nativeMod) {
 }
 const transport =
   kind === 'native'
-    ? new nativeMod.NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: concurrency, requestTimeoutMs: 120_000, threads, priority: cfg.priority ?? 'realtime', readCoalesceUs: cfg.readCoalesceUs ?? 0 })
+    ? new nativeMod.NativeTransport({
+        baseUrl: url,
+        address: '127.0.0.1',
+        connections: concurrency,
+        requestTimeoutMs: 120_000,
+        threads,
+        priority: cfg.priority ?? 'realtime',
+        readCoalesceUs: cfg.readCoalesceUs ?? 0,
+      })
     : new undiciMod.UndiciTransport({ baseUrl: url, connections: concurrency, requestTimeoutMs: 120_000, trace: false });
 
 const body = Buffer.from(
   JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: osl, stream: true }),
 );
-const request = { path: '/v1/chat/completions', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body, streaming: true };
+const request = {
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+  body,
+  streaming: true,
+};
 
 const STAMP = '"sb_send_ns":"';
 /** Client stamp − send stamp (ns) of each stamped event, as a growable Float64Array. */
@@ -120,14 +144,17 @@ const t0 = process.hrtime.bigint();
 let rssMid = 0;
 let heapMid = 0;
 let inFlightAtRss = 0;
-const rssTimer = setTimeout(() => {
-  // Garbage collected first (with --expose-gc), so what is left is what the streams in flight hold.
-  globalThis.gc?.();
-  const m = process.memoryUsage();
-  rssMid = m.rss;
-  heapMid = m.heapUsed;
-  inFlightAtRss = index - completed;
-}, (rssAtS ?? durationS / 2) * 1000);
+const rssTimer = setTimeout(
+  () => {
+    // Garbage collected first (with --expose-gc), so what is left is what the streams in flight hold.
+    globalThis.gc?.();
+    const m = process.memoryUsage();
+    rssMid = m.rss;
+    heapMid = m.heapUsed;
+    inFlightAtRss = index - completed;
+  },
+  (rssAtS ?? durationS / 2) * 1000,
+);
 await sleep(durationS * 1000);
 const cpu = process.cpuUsage(cpu0);
 const wallNs = Number(process.hrtime.bigint() - t0);
@@ -161,7 +188,12 @@ process.stdout.write(
     cpu_s: (cpu.user + cpu.system) / 1e6,
     thread_cpu_s: threadCpuS,
     io_threads: engineStats
-      ? { realtime: engineStats.realtime_threads, raised: engineStats.raised_threads, realtime_demotions: engineStats.realtime_demotions, reads: engineStats.reads }
+      ? {
+          realtime: engineStats.realtime_threads,
+          raised: engineStats.raised_threads,
+          realtime_demotions: engineStats.realtime_demotions,
+          reads: engineStats.reads,
+        }
       : null,
     // The I/O threads over the measured window: user and system seconds, reads, read delay (whole run).
     io_window:
@@ -172,7 +204,12 @@ process.stdout.write(
             reads: stats1.reads - stats0.reads,
             polls: stats1.polls - stats0.polls,
             coalesce_sleeps: stats1.coalesce_sleeps - stats0.coalesce_sleeps,
-            read_delay_us: { mean: stats1.read_delay_mean_ns / 1e3, p50: stats1.read_delay_p50_ns / 1e3, p99: stats1.read_delay_p99_ns / 1e3, max: stats1.read_delay_max_ns / 1e3 },
+            read_delay_us: {
+              mean: stats1.read_delay_mean_ns / 1e3,
+              p50: stats1.read_delay_p50_ns / 1e3,
+              p99: stats1.read_delay_p99_ns / 1e3,
+              max: stats1.read_delay_max_ns / 1e3,
+            },
           }
         : null,
     rss_base: rssBase,

@@ -13,7 +13,11 @@ export const canPin = cores >= 2 && spawnSync('taskset', ['-c', '0', 'true']).st
 export const MOCK_CPU = cores - 1;
 export const CLIENT_CPU = 0;
 export const fdLimit = Number(spawnSync('sh', ['-c', 'ulimit -n']).stdout.toString().trim()) || 1024;
-export const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+export const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** The first python3 that can import aiohttp (Debian's python3-aiohttp lives in /usr/bin/python3). */
 export const PYTHON = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import aiohttp']).status === 0) ?? null;
@@ -36,7 +40,16 @@ export function procCpu(pid) {
 
 /** Starts the fast mock (`extra`: its latency flags); resolves with its URL, port, CPU probe and a stop function. */
 export function startMock(extra) {
-  const [cmd, argv] = pinned(MOCK_CPU, process.execPath, [BIN, 'mock', '--fast', '--stamp-events', '--port', '0', '--exit-with-stdin', ...extra]);
+  const [cmd, argv] = pinned(MOCK_CPU, process.execPath, [
+    BIN,
+    'mock',
+    '--fast',
+    '--stamp-events',
+    '--port',
+    '0',
+    '--exit-with-stdin',
+    ...extra,
+  ]);
   const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));

@@ -114,10 +114,19 @@ function peer(mock, concurrency, opts = {}) {
 
 // ---- the runs -----------------------------------------------------------------------------------
 const results = {
-  machine: { cores, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, pinned: canPin, fd_limit: fdLimit, loadavg_start: loadavg() },
+  machine: {
+    cores,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    pinned: canPin,
+    fd_limit: fdLimit,
+    loadavg_start: loadavg(),
+  },
   runs: {},
 };
-log(`bench:harness — ${cores} cores (${results.machine.cpu}), node ${process.version}, ${canPin ? `mock on cpu ${MOCK_CPU}, client on cpu ${CLIENT_CPU}` : 'no pinning (taskset missing or one core)'}, fd limit ${fdLimit}`);
+log(
+  `bench:harness — ${cores} cores (${results.machine.cpu}), node ${process.version}, ${canPin ? `mock on cpu ${MOCK_CPU}, client on cpu ${CLIENT_CPU}` : 'no pinning (taskset missing or one core)'}, fd limit ${fdLimit}`,
+);
 
 const THROUGHPUT_C = QUICK ? [256, 1024] : [256, 1024, 10_000];
 if (!E2E_ONLY) {
@@ -183,7 +192,10 @@ results.machine.loadavg_end = loadavg();
 // ---- the table ----------------------------------------------------------------------------------
 const r = results.runs;
 const ok = (x) => x && !x.error && x.requests > 0;
-const f = (x, d = 0) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
+const f = (x, d = 0) =>
+  x === null || x === undefined || !Number.isFinite(x)
+    ? '—'
+    : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const evs = (x) => (ok(x) ? x.events / x.wall_s : NaN);
 const rps = (x) => (ok(x) ? x.requests / x.wall_s : NaN);
 const usPerEvent = (x) => (ok(x) ? (x.cpu_s / x.events) * 1e6 : NaN);
@@ -193,66 +205,111 @@ const pct = (x) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : '—');
 const why = (x) => (x?.error ? ` (${x.error})` : x && x.errors > 0 ? ` (${x.errors} errors: ${JSON.stringify(x.first_error)})` : '');
 
 const tables = [];
-if (!E2E_ONLY) tables.push({
-  title: `Peak throughput, streaming, mock at zero latency, ${OSL} tokens per response (measured ${D} s each)`,
-  columns: ['concurrency', 'undici events/s', 'native events/s', 'native ÷ undici', 'undici req/s', 'native req/s', 'undici CPU s/1k req', 'native CPU s/1k req', 'undici CPU µs/event', 'native CPU µs/event', 'mock CPU (u / n)'],
-  rows: THROUGHPUT_C.map((c) => {
-    const u = r[`tput-undici-${c}`];
-    const n = r[`tput-native-${c}`];
-    return [
-      f(c), f(evs(u)) + why(u), f(evs(n)) + why(n), ratio(evs(n), evs(u)), f(rps(u)), f(rps(n)), f(cpuPer1k(u), 3), f(cpuPer1k(n), 3),
-      f(usPerEvent(u), 2), f(usPerEvent(n), 2), `${pct(u?.mock_cpu_share)} / ${pct(n?.mock_cpu_share)}`,
-    ];
-  }),
-});
-if (!E2E_ONLY) tables.push({
-  title: `Memory: RSS per 1,000 in-flight streams (${f(MEM_C)} streams open, a token every 200 ms; RSS after a GC, minus RSS before the transport existed)`,
-  columns: ['transport', 'streams in flight', 'RSS before (MiB)', 'RSS with streams (MiB)', 'JS heap used (MiB)', 'MiB per 1,000 streams'],
-  rows: ['undici', 'native'].map((t) => {
-    const x = r[`mem-${t}`];
-    if (!x || x.error || !x.rss_mid) return [t, '—', '—', '—', '—', `—${why(x)}`];
-    const n = x.in_flight_at_rss;
-    return [t, f(n), f(x.rss_base / 2 ** 20, 1), f(x.rss_mid / 2 ** 20, 1), f(x.heap_mid / 2 ** 20, 1), f((x.rss_mid - x.rss_base) / 2 ** 20 / (n / 1000), 2)];
-  }),
-});
+if (!E2E_ONLY)
+  tables.push({
+    title: `Peak throughput, streaming, mock at zero latency, ${OSL} tokens per response (measured ${D} s each)`,
+    columns: [
+      'concurrency',
+      'undici events/s',
+      'native events/s',
+      'native ÷ undici',
+      'undici req/s',
+      'native req/s',
+      'undici CPU s/1k req',
+      'native CPU s/1k req',
+      'undici CPU µs/event',
+      'native CPU µs/event',
+      'mock CPU (u / n)',
+    ],
+    rows: THROUGHPUT_C.map((c) => {
+      const u = r[`tput-undici-${c}`];
+      const n = r[`tput-native-${c}`];
+      return [
+        f(c),
+        f(evs(u)) + why(u),
+        f(evs(n)) + why(n),
+        ratio(evs(n), evs(u)),
+        f(rps(u)),
+        f(rps(n)),
+        f(cpuPer1k(u), 3),
+        f(cpuPer1k(n), 3),
+        f(usPerEvent(u), 2),
+        f(usPerEvent(n), 2),
+        `${pct(u?.mock_cpu_share)} / ${pct(n?.mock_cpu_share)}`,
+      ];
+    }),
+  });
+if (!E2E_ONLY)
+  tables.push({
+    title: `Memory: RSS per 1,000 in-flight streams (${f(MEM_C)} streams open, a token every 200 ms; RSS after a GC, minus RSS before the transport existed)`,
+    columns: [
+      'transport',
+      'streams in flight',
+      'RSS before (MiB)',
+      'RSS with streams (MiB)',
+      'JS heap used (MiB)',
+      'MiB per 1,000 streams',
+    ],
+    rows: ['undici', 'native'].map((t) => {
+      const x = r[`mem-${t}`];
+      if (!x || x.error || !x.rss_mid) return [t, '—', '—', '—', '—', `—${why(x)}`];
+      const n = x.in_flight_at_rss;
+      return [
+        t,
+        f(n),
+        f(x.rss_base / 2 ** 20, 1),
+        f(x.rss_mid / 2 ** 20, 1),
+        f(x.heap_mid / 2 ** 20, 1),
+        f((x.rss_mid - x.rss_base) / 2 ** 20 / (n / 1000), 2),
+      ];
+    }),
+  });
 const py = r['peer-aiohttp'];
 const pyUs = usPerEvent(py);
 const pyEvs = evs(py);
-if (!E2E_ONLY) tables.push({
-  title: 'Against the Python aiohttp method (vLLM/SGLang/EvalScope clients), concurrency 1,024, ITL 1 ms',
-  columns: ['client', 'events/s', 'events/s ÷ aiohttp', 'CPU µs/event', 'CPU ÷ aiohttp', 'stamp error p50 / p99 (ms)'],
-  rows: [
-    ['python aiohttp (json.loads per event)' + why(py), f(pyEvs), ok(py) ? '1.00×' : '—', f(pyUs, 2), ok(py) ? '1.00×' : '—', fid(py)],
-    ...['undici', 'undici-decode', 'native', 'native-decode', 'native-fid', 'native-normal'].map((k) => {
-      const x = r[`peer-${k}`];
-      const label = {
-        undici: 'undici (transport only)',
-        'undici-decode': 'undici + JSON.parse per event',
-        native: 'native (transport only)',
-        'native-decode': 'native + JSON.parse per event',
-        'native-fid': 'native, reading send stamps too',
-        'native-normal': 'native at normal priority, reading send stamps',
-      }[k];
-      return [label + why(x), f(evs(x)), ratio(evs(x), pyEvs), f(usPerEvent(x), 2), ratio(usPerEvent(x), pyUs), fid(x)];
-    }),
-  ],
-});
+if (!E2E_ONLY)
+  tables.push({
+    title: 'Against the Python aiohttp method (vLLM/SGLang/EvalScope clients), concurrency 1,024, ITL 1 ms',
+    columns: ['client', 'events/s', 'events/s ÷ aiohttp', 'CPU µs/event', 'CPU ÷ aiohttp', 'stamp error p50 / p99 (ms)'],
+    rows: [
+      ['python aiohttp (json.loads per event)' + why(py), f(pyEvs), ok(py) ? '1.00×' : '—', f(pyUs, 2), ok(py) ? '1.00×' : '—', fid(py)],
+      ...['undici', 'undici-decode', 'native', 'native-decode', 'native-fid', 'native-normal'].map((k) => {
+        const x = r[`peer-${k}`];
+        const label = {
+          undici: 'undici (transport only)',
+          'undici-decode': 'undici + JSON.parse per event',
+          native: 'native (transport only)',
+          'native-decode': 'native + JSON.parse per event',
+          'native-fid': 'native, reading send stamps too',
+          'native-normal': 'native at normal priority, reading send stamps',
+        }[k];
+        return [label + why(x), f(evs(x)), ratio(evs(x), pyEvs), f(usPerEvent(x), 2), ratio(usPerEvent(x), pyUs), fid(x)];
+      }),
+    ],
+  });
 function fid(x) {
   return x?.fidelity_ms ? `${f(x.fidelity_ms.p50, 3)} / ${f(x.fidelity_ms.p99, 3)}` : '—';
 }
-if (!E2E_ONLY) tables.push({
-  title: `Timestamp fidelity: client stamp − mock send stamp per event (ms), mock ITL ${FID_ITL_MS} ms, same host and clock`,
-  columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s', 'I/O thread'],
-  rows: (QUICK ? [64] : [64, 4096]).flatMap((c) =>
-    ['undici', 'native'].map((t) => {
-      const x = r[`fid-${t}-${c}`];
-      const q = x?.fidelity_ms;
-      const io = x?.io_threads;
-      const sched = !io ? '—' : io.realtime ? `SCHED_FIFO${io.realtime_demotions ? ` (left ${io.realtime_demotions}×)` : ''}` : io.raised ? 'raised' : 'normal';
-      return [f(c), t + why(x), f(q?.count), f(q?.p50, 3), f(q?.p99, 3), f(q?.max, 3), f(evs(x)), sched];
-    }),
-  ),
-});
+if (!E2E_ONLY)
+  tables.push({
+    title: `Timestamp fidelity: client stamp − mock send stamp per event (ms), mock ITL ${FID_ITL_MS} ms, same host and clock`,
+    columns: ['concurrency', 'transport', 'events', 'p50', 'p99', 'max', 'events/s', 'I/O thread'],
+    rows: (QUICK ? [64] : [64, 4096]).flatMap((c) =>
+      ['undici', 'native'].map((t) => {
+        const x = r[`fid-${t}-${c}`];
+        const q = x?.fidelity_ms;
+        const io = x?.io_threads;
+        const sched = !io
+          ? '—'
+          : io.realtime
+            ? `SCHED_FIFO${io.realtime_demotions ? ` (left ${io.realtime_demotions}×)` : ''}`
+            : io.raised
+              ? 'raised'
+              : 'normal';
+        return [f(c), t + why(x), f(q?.count), f(q?.p50, 3), f(q?.p99, 3), f(q?.max, 3), f(evs(x)), sched];
+      }),
+    ),
+  });
 
 const targets = [];
 if (E2E_ONLY) {
@@ -263,15 +320,25 @@ if (E2E_ONLY) {
   const u = r['peer-undici'];
   const ud = r['peer-undici-decode'];
   targets.push(`native events/s ≥ 5× aiohttp: ${ratio(evs(n), pyEvs)} (transport only), ${ratio(evs(nd), pyEvs)} (with JSON.parse)`);
-  targets.push(`native CPU per event ≤ 0.1× aiohttp: ${ratio(usPerEvent(n), pyUs)} (transport only), ${ratio(usPerEvent(nd), pyUs)} (with JSON.parse)`);
-  targets.push(`undici CPU per event ≤ 0.5× aiohttp: ${ratio(usPerEvent(u), pyUs)} (transport only), ${ratio(usPerEvent(ud), pyUs)} (with JSON.parse)`);
+  targets.push(
+    `native CPU per event ≤ 0.1× aiohttp: ${ratio(usPerEvent(n), pyUs)} (transport only), ${ratio(usPerEvent(nd), pyUs)} (with JSON.parse)`,
+  );
+  targets.push(
+    `undici CPU per event ≤ 0.5× aiohttp: ${ratio(usPerEvent(u), pyUs)} (transport only), ${ratio(usPerEvent(ud), pyUs)} (with JSON.parse)`,
+  );
 } else {
   targets.push(`Python comparison skipped: ${py?.error ?? 'no result'}`);
 }
 const big10k = r['tput-native-10000'];
-if (big10k) targets.push(`10,000 concurrent streams from one process (native): ${ok(big10k) && big10k.errors === 0 ? 'held' : `not held${why(big10k)}`}`);
+if (big10k)
+  targets.push(
+    `10,000 concurrent streams from one process (native): ${ok(big10k) && big10k.errors === 0 ? 'held' : `not held${why(big10k)}`}`,
+  );
 const memN = r['mem-native'];
-if (memN?.in_flight_at_rss) targets.push(`streams held open at once from one process (native): ${f(memN.in_flight_at_rss)}${memN.errors ? ` (${memN.errors} errors)` : ''}`);
+if (memN?.in_flight_at_rss)
+  targets.push(
+    `streams held open at once from one process (native): ${f(memN.in_flight_at_rss)}${memN.errors ? ` (${memN.errors} errors)` : ''}`,
+  );
 const f4k = r['fid-native-4096']?.fidelity_ms;
 if (f4k) targets.push(`native p99 stamp error at concurrency 4,096 < 1 ms: ${f(f4k.p99, 3)} ms`);
 

@@ -78,16 +78,22 @@ export async function run(ctx) {
   }
   // The end-to-end comparison: 9 percentiles of the column, from nothing.
   const endToEnd = [
-    ['native: record batch + 9 percentiles', () => {
-      const h = new Histogram(3);
-      h.recordValues(values);
-      return h.valuesAtPercentiles(psArray);
-    }],
+    [
+      'native: record batch + 9 percentiles',
+      () => {
+        const h = new Histogram(3);
+        h.recordValues(values);
+        return h.valuesAtPercentiles(psArray);
+      },
+    ],
     ['JS: sort a copy + nearest rank', () => sortPercentiles(values)],
   ];
 
   const all = [...recorders, ...endToEnd];
-  const samples = measureInterleaved(all.map(([, fn]) => fn), { reps, warmup: 1 });
+  const samples = measureInterleaved(
+    all.map(([, fn]) => fn),
+    { reps, warmup: 1 },
+  );
   const med = samples.map(median);
   const nativeNs = med[0];
   const recordRows = recorders.map(([label], k) => [

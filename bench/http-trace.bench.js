@@ -33,12 +33,27 @@ export async function run(ctx) {
   const reps = ctx.quick ? 2 : 7;
   const concurrency = 8;
   const mock = await spawn.spawnMock(['--ttft-ms', '0', '--itl-ms', '0']);
-  const body = Buffer.from(JSON.stringify({ model: 'mock-model', stream: true, max_tokens: 8, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hello' }] }));
+  const body = Buffer.from(
+    JSON.stringify({
+      model: 'mock-model',
+      stream: true,
+      max_tokens: 8,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hello' }],
+    }),
+  );
   let id = 0;
   const request = () => {
     const x = `bench-${id++}`;
     return [
-      { index: id, phase: 'profiling', x_request_id: x, credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: null, turn: { prompt: 'hello', isl: 1, max_tokens: 8 } },
+      {
+        index: id,
+        phase: 'profiling',
+        x_request_id: x,
+        credit_issued_ns: process.hrtime.bigint(),
+        targeted_start_ns: null,
+        turn: { prompt: 'hello', isl: 1, max_tokens: 8 },
+      },
       { path: '/v1/chat/completions', headers: { 'content-type': 'application/json', 'x-request-id': x }, body, streaming: true },
     ];
   };
@@ -67,7 +82,13 @@ export async function run(ctx) {
   const trace = await importDist('transport/undici-trace.js');
   const tracer = new trace.UndiciTracer();
   const ch = (n) => diagnosticsChannel.channel(n);
-  const [create, sendHeaders, bodyChunk, bodySent, headers] = ['undici:request:create', 'undici:client:sendHeaders', 'undici:request:bodyChunkSent', 'undici:request:bodySent', 'undici:request:headers'].map(ch);
+  const [create, sendHeaders, bodyChunk, bodySent, headers] = [
+    'undici:request:create',
+    'undici:client:sendHeaders',
+    'undici:request:bodyChunkSent',
+    'undici:request:bodySent',
+    'undici:request:headers',
+  ].map(ch);
   const socket = { bytesWritten: 0, bytesRead: 0 };
   const cycles = ctx.quick ? 20_000 : 300_000;
   const one = (i) => {
@@ -90,7 +111,9 @@ export async function run(ctx) {
   tracer.close();
 
   const u = {
-    prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500,
+    prompt_tokens: 1200,
+    completion_tokens: 300,
+    total_tokens: 1500,
     prompt_tokens_details: { cached_tokens: 1024, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 100, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
@@ -120,6 +143,8 @@ export async function run(ctx) {
         ],
       },
     ],
-    notes: ['µs per request is client wall time / requests with 8 in flight: a throughput figure, so the difference is the added cost per request on the JS thread.'],
+    notes: [
+      'µs per request is client wall time / requests with 8 in flight: a throughput figure, so the difference is the added cost per request on the JS thread.',
+    ],
   };
 }

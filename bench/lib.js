@@ -29,9 +29,9 @@ export async function loadNative() {
   try {
     return { native: createRequire(import.meta.url)(file), source: path.relative(root, file) };
   } catch (err) {
-    throw new Error(
-      `the servebench native addon is not built (${String(err.message).split('\n')[0]}); run \`npx node-gyp rebuild\``,
-    );
+    throw new Error(`the servebench native addon is not built (${String(err.message).split('\n')[0]}); run \`npx node-gyp rebuild\``, {
+      cause: err,
+    });
   }
 }
 

@@ -5,7 +5,7 @@
 // drains. A real driver adds its per-call time (see scripts/gpu-check.sh). Target: < 0.1 % of
 // one core at 50 ms.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { median, root } from './lib.js';
@@ -107,7 +107,7 @@ export async function run(ctx) {
       },
     ],
     notes: [
-      'thread: the polling thread\'s own CPU clock; drain: JS time in drain() (every 1 s); process: process.cpuUsage() for the whole process (node\'s own background included)',
+      "thread: the polling thread's own CPU clock; drain: JS time in drain() (every 1 s); process: process.cpuUsage() for the whole process (node's own background included)",
       `at 50 ms with ${GPU_COUNTS[GPU_COUNTS.length - 1]} GPUs: ${total50.toFixed(4)} % of a core (thread + drains); target < 0.1 %: ${total50 < 0.1 ? 'met' : 'NOT met'}`,
       `host: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}); a sleep/wake of a thread alone costs ~20-30 µs here (measured on a VM); figures are noisy on a shared machine`,
     ],

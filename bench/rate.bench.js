@@ -52,7 +52,10 @@ export async function run(ctx) {
   const notes = [];
   // The TS mock, and the native one (--fast) where this build has it: its serving threads cost the
   // host far less CPU per request, which on a small host is what the client competes with.
-  for (const [mockName, mockArgs] of [['ts', []], ['fast', ['--fast']]]) {
+  for (const [mockName, mockArgs] of [
+    ['ts', []],
+    ['fast', ['--fast']],
+  ]) {
     let mock;
     try {
       mock = await mods.spawn.spawnMock([...mockArgs, '--ttft-ms', '0', '--itl-ms', '0']);
@@ -75,13 +78,28 @@ export async function run(ctx) {
     }
   }
   const pacerRows = await pacerOnly(mods, ctx, durationS);
-  notes.push(`${durationS} s per rate, constant pattern, non-streaming max_tokens 1, at most 64 connections; the mock (ts: servebench mock; fast: servebench mock --fast, one native worker) is its own process on the same host (${os.cpus().length} cores).`);
+  notes.push(
+    `${durationS} s per rate, constant pattern, non-streaming max_tokens 1, at most 64 connections; the mock (ts: servebench mock; fast: servebench mock --fast, one native worker) is its own process on the same host (${os.cpus().length} cores).`,
+  );
   notes.push('achieved = (sent − 1) / (last start_ns − first start_ns); lag = start_ns − targeted_start_ns.');
   return {
     tables: [
       {
         title: 'Open-loop pacing against the mock (--ttft-ms 0 --itl-ms 0)',
-        columns: ['mock', 'transport', 'target', 'sent', 'achieved req/s', 'vs target', 'lag p50 (µs)', 'lag p99 (µs)', 'failed', 'client CPU µs/req', 'mock CPU µs/req', 'load avg'],
+        columns: [
+          'mock',
+          'transport',
+          'target',
+          'sent',
+          'achieved req/s',
+          'vs target',
+          'lag p50 (µs)',
+          'lag p99 (µs)',
+          'failed',
+          'client CPU µs/req',
+          'mock CPU µs/req',
+          'load avg',
+        ],
         rows,
       },
       {

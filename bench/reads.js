@@ -16,7 +16,15 @@ import path from 'node:path';
 import { formatTable, root } from './lib.js';
 
 const cfg = JSON.parse(process.argv[2] ?? '{}');
-const { settings = [{ readCoalesceUs: 0 }, { readCoalesceUs: 100 }], reps = 3, concurrency = 1024, itlMs = 1, warmupS = 1, durationS = 3, osl = 64 } = cfg;
+const {
+  settings = [{ readCoalesceUs: 0 }, { readCoalesceUs: 100 }],
+  reps = 3,
+  concurrency = 1024,
+  itlMs = 1,
+  warmupS = 1,
+  durationS = 3,
+  osl = 64,
+} = cfg;
 const BIN = path.join(root, 'bin', 'servebench.js');
 const CLIENT = path.join(root, 'bench', 'harness-client.js');
 const cores = os.availableParallelism?.() ?? os.cpus().length;
@@ -30,7 +38,19 @@ function procCpu(pid) {
 }
 
 function startMock() {
-  const [cmd, argv] = pinned(cores - 1, process.execPath, [BIN, 'mock', '--fast', '--stamp-events', '--port', '0', '--exit-with-stdin', '--ttft-ms', '0', '--itl-ms', String(itlMs)]);
+  const [cmd, argv] = pinned(cores - 1, process.execPath, [
+    BIN,
+    'mock',
+    '--fast',
+    '--stamp-events',
+    '--port',
+    '0',
+    '--exit-with-stdin',
+    '--ttft-ms',
+    '0',
+    '--itl-ms',
+    String(itlMs),
+  ]);
   const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -44,7 +64,17 @@ function startMock() {
 }
 
 function runClient(url, s) {
-  const c = { url, transport: 'native', concurrency, warmupS, durationS, osl, fidelity: true, threads: s.threads ?? 1, readCoalesceUs: s.readCoalesceUs ?? 0 };
+  const c = {
+    url,
+    transport: 'native',
+    concurrency,
+    warmupS,
+    durationS,
+    osl,
+    fidelity: true,
+    threads: s.threads ?? 1,
+    readCoalesceUs: s.readCoalesceUs ?? 0,
+  };
   const [cmd, argv] = pinned(0, process.execPath, [CLIENT, JSON.stringify(c)]);
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(s.env ?? {}) } });
@@ -62,7 +92,8 @@ function runClient(url, s) {
   });
 }
 
-const label = (s) => s.label ?? `coalesce ${s.readCoalesceUs ?? 0} µs, ${s.threads ?? 1} thread(s)${s.env ? ' ' + JSON.stringify(s.env) : ''}`;
+const label = (s) =>
+  s.label ?? `coalesce ${s.readCoalesceUs ?? 0} µs, ${s.threads ?? 1} thread(s)${s.env ? ' ' + JSON.stringify(s.env) : ''}`;
 const median = (xs) => {
   const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   return v.length ? v[Math.floor((v.length - 1) / 2)] : NaN;
@@ -70,7 +101,9 @@ const median = (xs) => {
 
 const mock = await startMock();
 const rows = settings.map(() => []);
-log(`bench/reads (component harness): c=${concurrency}, ITL ${itlMs} ms, ${durationS} s per run, ${reps} interleaved reps, ${canPin ? 'client cpu 0, mock cpu ' + (cores - 1) : 'no pinning'}`);
+log(
+  `bench/reads (component harness): c=${concurrency}, ITL ${itlMs} ms, ${durationS} s per run, ${reps} interleaved reps, ${canPin ? 'client cpu 0, mock cpu ' + (cores - 1) : 'no pinning'}`,
+);
 for (let rep = 0; rep < reps; rep++) {
   for (let i = 0; i < settings.length; i++) {
     const m0 = procCpu(mock.pid);
@@ -96,20 +129,47 @@ for (let rep = 0; rep < reps; rep++) {
       load: os.loadavg()[0],
       errors: r.errors,
       requests: r.requests,
-      js_cpu: (r.thread_cpu_s?.["js-main"] ?? 0) / r.wall_s,
+      js_cpu: (r.thread_cpu_s?.['js-main'] ?? 0) / r.wall_s,
       io_cpu: (w.user_s + w.system_s) / r.wall_s,
     };
     rows[i].push(row);
-    log(`  rep ${rep} ${label(settings[i])}: ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Math.round(v * 100) / 100])))}`);
+    log(
+      `  rep ${rep} ${label(settings[i])}: ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Math.round(v * 100) / 100])))}`,
+    );
   }
 }
 mock.stop();
 
-const cols = ['sys_us', 'user_us', 'reads_per_event', 'polls_per_event', 'events_s', 'stamp_p50_us', 'stamp_p99_us', 'delay_p50_us', 'delay_p99_us', 'mock_cpu', 'load'];
+const cols = [
+  'sys_us',
+  'user_us',
+  'reads_per_event',
+  'polls_per_event',
+  'events_s',
+  'stamp_p50_us',
+  'stamp_p99_us',
+  'delay_p50_us',
+  'delay_p99_us',
+  'mock_cpu',
+  'load',
+];
 const fmt = (v) => (!Number.isFinite(v) ? '-' : v >= 1000 ? Math.round(v).toString() : v.toFixed(2));
 const table = {
   title: `native engine I/O cost per event — component harness (c=${concurrency}, ITL ${itlMs} ms; medians of ${reps} interleaved reps)`,
-  columns: ['setting', 'sys µs/ev', 'user µs/ev', 'reads/ev', 'polls/ev', 'events/s', 'stamp p50 µs', 'stamp p99 µs', 'read delay p50 µs', 'read delay p99 µs', 'mock cpu', 'load1'],
+  columns: [
+    'setting',
+    'sys µs/ev',
+    'user µs/ev',
+    'reads/ev',
+    'polls/ev',
+    'events/s',
+    'stamp p50 µs',
+    'stamp p99 µs',
+    'read delay p50 µs',
+    'read delay p99 µs',
+    'mock cpu',
+    'load1',
+  ],
   rows: settings.map((s, i) => [label(s), ...cols.map((k) => fmt(median(rows[i].map((r) => r[k]))))]),
 };
 process.stdout.write(formatTable(table) + '\n');

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { importDist, median, now, root, si } from './lib.js';
 
-export const description = 'main-thread cost per record of counting + metrics + records.jsonl line, inline vs record workers; token counters';
+export const description =
+  'main-thread cost per record of counting + metrics + records.jsonl line, inline vs record workers; token counters';
 
 /** CPU seconds of the main thread so far (utime + stime of its /proc task entry). */
 function mainCpuS() {
@@ -20,7 +21,17 @@ function mainCpuS() {
 
 export async function run(ctx) {
   const [load, count, proc, pipe, recs, units, chat, cat, text] = await Promise.all(
-    ['tokenizer/load.js', 'tokenizer/count.js', 'records/process.js', 'run/record-pipeline.js', 'export/records.js', 'metrics/catalogue.js', 'endpoints/chat.js', 'metrics/catalogue.js', 'mock/text.js'].map(importDist),
+    [
+      'tokenizer/load.js',
+      'tokenizer/count.js',
+      'records/process.js',
+      'run/record-pipeline.js',
+      'export/records.js',
+      'metrics/catalogue.js',
+      'endpoints/chat.js',
+      'metrics/catalogue.js',
+      'mock/text.js',
+    ].map(importDist),
   );
   if (!load || !pipe) return { tables: [], notes: ['dist/ is not built: run `npm run build:ts` first'] };
   const tok = await load.loadTokenizer();
@@ -34,14 +45,31 @@ export async function run(ctx) {
   const raws = () =>
     Array.from({ length: N }, (_, i) => {
       const events = [JSON.stringify({ choices: [{ delta: { role: 'assistant', content: '' } }] })];
-      for (let k = 0; k < OSL; k++) events.push(JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: word() } }] }));
+      for (let k = 0; k < OSL; k++)
+        events.push(JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: word() } }] }));
       events.push('[DONE]');
       const start = 1000n * MS + BigInt(i) * MS;
       return {
-        credit: { index: i, phase: 'profiling', x_request_id: `r-${i}`, credit_issued_ns: start, targeted_start_ns: null, turn: { prompt: 'p', isl: 128, max_tokens: OSL } },
-        start_ns: start, end_ns: start + 300n * MS, http_status: 200, status: 'ok', error: null, streaming: true,
-        event_data: events, event_ns: events.map((_, k) => start + BigInt(k) * MS), event_type: events.map(() => ''),
-        body: null, bytes_sent: 300, bytes_received: 40_000,
+        credit: {
+          index: i,
+          phase: 'profiling',
+          x_request_id: `r-${i}`,
+          credit_issued_ns: start,
+          targeted_start_ns: null,
+          turn: { prompt: 'p', isl: 128, max_tokens: OSL },
+        },
+        start_ns: start,
+        end_ns: start + 300n * MS,
+        http_status: 200,
+        status: 'ok',
+        error: null,
+        streaming: true,
+        event_data: events,
+        event_ns: events.map((_, k) => start + BigInt(k) * MS),
+        event_type: events.map(() => ''),
+        body: null,
+        bytes_sent: 300,
+        bytes_received: 40_000,
       };
     });
   const processor = () => new proc.RecordProcessor({ adapter: chat.chatAdapter, tokenizer: tok, useServerTokenCount: false });
@@ -64,7 +92,14 @@ export async function run(ctx) {
     },
     pipeline: async (rs) => {
       const p = processor();
-      const pl = new pipe.RecordPipeline({ workers: 1, tokenizerPath: tok.path, count: (t) => tok.count(t), convention: 'aiperf', registry: cat.defaultRegistry(), file: { path: path.join(dir, 'pipe.jsonl'), level: 'records' } });
+      const pl = new pipe.RecordPipeline({
+        workers: 1,
+        tokenizerPath: tok.path,
+        count: (t) => tok.count(t),
+        convention: 'aiperf',
+        registry: cat.defaultRegistry(),
+        file: { path: path.join(dir, 'pipe.jsonl'), level: 'records' },
+      });
       // Let the worker load its counter first: a run starts its workers long before records come.
       await new Promise((res) => setTimeout(res, ctx.quick ? 1500 : 3000));
       for (let i = 0; i < rs.length; i++) {
@@ -111,7 +146,11 @@ export async function run(ctx) {
 
   return {
     tables: [
-      { title: `Main-thread CPU per record (component harness; ${N} records of OSL ${OSL}, median of ${reps})`, columns: ['what', 'µs/record'], rows },
+      {
+        title: `Main-thread CPU per record (component harness; ${N} records of OSL ${OSL}, median of ${reps})`,
+        columns: ['what', 'µs/record'],
+        rows,
+      },
       {
         title: 'Token counters, one thread (mock text)',
         columns: ['counter', 'tokens/s'],

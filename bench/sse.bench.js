@@ -6,7 +6,10 @@ import { jsFrameSse } from './sse-js-framer.js';
 export const description = 'SSE framing throughput, native (C++) vs a string-based JS framer';
 
 const ASCII_WORDS = ' the of and to in is that for it as with was on be by this are from or at an which'.split(' ');
-const CJK = '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长'.split('');
+const CJK =
+  '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长'.split(
+    '',
+  );
 
 /** One chat.completion.chunk event, close to what OpenAI and vLLM send (~150 bytes). */
 function chunkEvent(delta, finish) {
@@ -36,7 +39,7 @@ function responseEvents(r, tokens, vocab) {
 /** TCP-like reads holding 1–4 whole events each. */
 function chunkByEvents(r, events) {
   const chunks = [];
-  for (let i = 0; i < events.length; ) {
+  for (let i = 0; i < events.length;) {
     const k = 1 + Math.floor(r() * 4);
     chunks.push(Buffer.from(events.slice(i, i + k).join(''), 'utf8'));
     i += k;
@@ -62,8 +65,7 @@ function makeResponse(chunks) {
 function workloads(quick) {
   const r = rng(42);
   const responses = quick ? 50 : 2000;
-  const chat = (vocab) =>
-    Array.from({ length: responses }, () => makeResponse(chunkByEvents(r, responseEvents(r, 100, vocab))));
+  const chat = (vocab) => Array.from({ length: responses }, () => makeResponse(chunkByEvents(r, responseEvents(r, 100, vocab))));
   const hugeTokens = quick ? 5_000 : 200_000;
   return [
     { name: `chat, ${responses}×100 tokens, 1–4 events/read`, responses: chat(ASCII_WORDS) },
@@ -108,7 +110,11 @@ export async function run(ctx) {
     check(w.name, w.responses, native, jsFrameSse);
     ctx.log(`  sse: ${w.name} (${si(bytes, 'B')}, ${si(events)} events)`);
     const samples = measureInterleaved(
-      framers.map(([, fn]) => () => frameAll(fn, w.responses)),
+      framers.map(
+        ([, fn]) =>
+          () =>
+            frameAll(fn, w.responses),
+      ),
       { reps, warmup: ctx.quick ? 1 : 3 },
     );
     const figures = framers.map(([label], k) => ({ label, ns: median(samples[k]), spread: spread(samples[k]) }));

@@ -107,7 +107,14 @@ export function jsTimeline(cols, w0, w1) {
   const segs = {};
   for (const k of ['dur', 'c', 'dc', 'pc', 'dt', 'pt', 'total', 'dpu', 'ppu', 'tif']) segs[k] = new Float64Array(cap);
   let m = 0;
-  let c = 0, dc = 0, pc = 0, np = 0, nd = 0, dt = 0, pt = 0, tif = 0;
+  let c = 0,
+    dc = 0,
+    pc = 0,
+    np = 0,
+    nd = 0,
+    dt = 0,
+    pt = 0,
+    tif = 0;
   const emit = (d) => {
     segs.dur[m] = d;
     segs.c[m] = c;
@@ -134,7 +141,7 @@ export function jsTimeline(cols, w0, w1) {
     nd += drate[i] > 0 ? sign : 0;
   };
   let prev = w0;
-  for (let k = 0; k < events; ) {
+  for (let k = 0; k < events;) {
     const t = time[order[k]];
     if (t > prev) {
       emit(t - prev);

@@ -7,8 +7,8 @@
 //   - feeding the same bytes whole or split at fuzzer-chosen points gives the same outcome: status,
 //     completion, error kind, decoded body, bytes consumed, and the same SSE events.
 // Build and run: npm run fuzz (fuzz/run.sh).
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>

@@ -3,14 +3,14 @@
 // Register* call here. Every binding throws through errors.h.
 #include <napi.h>
 
-#include "hdr.h"
 #include "engine.h"
+#include "hdr.h"
 #include "http1.h"
 #include "mockserver.h"
+#include "power.h"
 #include "sse.h"
 #include "sse_decode.h"
 #include "timeline.h"
-#include "power.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);

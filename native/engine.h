@@ -61,9 +61,9 @@ struct EngineOptions {
 struct EngineRequest {
   uint32_t id = 0;
   bool streaming = false;
-  int64_t timeout_ns = 0;  // from the start of the request; 0: none
-  int64_t target_ns = 0;   // CLOCK_MONOTONIC ns to send at; 0: as soon as possible
-  std::string bytes;       // the whole HTTP/1.1 request, head and body
+  int64_t timeout_ns = 0;              // from the start of the request; 0: none
+  int64_t target_ns = 0;               // CLOCK_MONOTONIC ns to send at; 0: as soon as possible
+  std::string bytes;                   // the whole HTTP/1.1 request, head and body
   const DecodeSpec* decode = nullptr;  // the engine's (set by Submit)
   bool keep_payloads = false;
 };
@@ -111,8 +111,8 @@ struct EngineStats {
   uint64_t connections_live = 0;
   uint64_t requests_live = 0;  // submitted and not yet completed
   uint64_t reads = 0;
-  uint64_t polls = 0;  // epoll_wait calls that returned a ready socket (wake-ups that read)
-  uint64_t retries = 0;  // requests re-sent after a reused connection closed under them
+  uint64_t polls = 0;               // epoll_wait calls that returned a ready socket (wake-ups that read)
+  uint64_t retries = 0;             // requests re-sent after a reused connection closed under them
   uint64_t realtime_threads = 0;    // I/O threads running SCHED_FIFO now
   uint64_t raised_threads = 0;      // I/O threads running with a short slice or nice -10 now
   uint64_t realtime_demotions = 0;  // times a thread left SCHED_FIFO because it was busy

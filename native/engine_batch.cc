@@ -24,7 +24,8 @@ bool IsAscii(const char* p, size_t n) {
 // else is decoded as UTF-8 with U+FFFD for invalid bytes, as Buffer#toString does.
 napi_value MakeString(napi_env env, const char* p, size_t n) {
   napi_value out;
-  napi_status st = IsAscii(p, n) ? napi_create_string_latin1(env, p, n, &out) : napi_create_string_utf8(env, p, n, &out);
+  napi_status st =
+      IsAscii(p, n) ? napi_create_string_latin1(env, p, n, &out) : napi_create_string_utf8(env, p, n, &out);
   NAPI_THROW_IF_FAILED(env, st, nullptr);
   return out;
 }

@@ -38,7 +38,7 @@ struct EngineState {
   napi_env env = nullptr;
   double in_flight = 0;  // submitted, not yet handed back (JS thread only)
   bool refed = false;
-  bool closed = false;   // the engine is stopped and the function released
+  bool closed = false;  // the engine is stopped and the function released
   bool hook = false;
 };
 
@@ -85,8 +85,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Engine",
                        {InstanceMethod<&EngineWrap::Submit>("submit"), InstanceMethod<&EngineWrap::Cancel>("cancel"),
-                        InstanceMethod<&EngineWrap::CancelAll>("cancelAll"), InstanceMethod<&EngineWrap::Close>("close"),
-                        InstanceMethod<&EngineWrap::Stats>("stats")});
+                        InstanceMethod<&EngineWrap::CancelAll>("cancelAll"),
+                        InstanceMethod<&EngineWrap::Close>("close"), InstanceMethod<&EngineWrap::Stats>("stats")});
   }
 
   explicit EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<EngineWrap>(info) {
@@ -98,7 +98,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     EngineOptions opts;
     Napi::Value address = o.Get("address");
     Napi::Value port = o.Get("port");
-    if (!address.IsString() || !port.IsNumber()) ThrowBadArg(env, "Engine: options.address and options.port are required");
+    if (!address.IsString() || !port.IsNumber())
+      ThrowBadArg(env, "Engine: options.address and options.port are required");
     const std::string addr = address.As<Napi::String>().Utf8Value();
     const double p = port.As<Napi::Number>().DoubleValue();
     if (!(p >= 1 && p <= 65535)) ThrowBadArg(env, "Engine: options.port must be in [1, 65535]");

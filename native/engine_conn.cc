@@ -33,7 +33,6 @@ const char* ErrName(int e) {
   }
 }
 
-
 }  // namespace
 
 std::string EngineSysError(const char* what, int e) {
@@ -156,7 +155,7 @@ void IoLoop::OnReadable(Conn* c) {
       // One writer: a plain store, not a locked add, on the per-read path.
       reads_.store(reads_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       read_delay_.Add(stamp - look_ns_);
-          if (r == nullptr) {
+      if (r == nullptr) {
         CloseConn(c);  // bytes on an idle connection: it cannot be trusted
         return;
       }

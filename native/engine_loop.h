@@ -42,9 +42,9 @@ struct Conn final : Http1Handler {
   Http1ResponseParser parser;
   Req* req = nullptr;
   bool connecting = true;
-  bool reused = false;     // has completed a response before
-  bool want_write = false; // EPOLLOUT is armed
-  int idle_idx = -1;       // position in the idle pool
+  bool reused = false;      // has completed a response before
+  bool want_write = false;  // EPOLLOUT is armed
+  int idle_idx = -1;        // position in the idle pool
   int64_t connect_start_ns = 0;
   int64_t connect_end_ns = 0;
 

@@ -35,7 +35,7 @@ struct Req final : SseSink {
   int target_idx = -1;       // position in the target heap
   bool framing = false;      // body is framed as SSE
   bool retried = false;
-  bool waiting = false;      // queued for a connection
+  bool waiting = false;  // queued for a connection
   bool body_overflow = false;
   // Size of the last response this slot carried: the next one reserves as much up front, instead
   // of growing its buffers by doubling (responses of one run are alike).

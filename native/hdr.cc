@@ -128,9 +128,7 @@ void HdrHistogram::EnsureCovers(int64_t value) {
 
 double HdrHistogram::mean() const { return count_ ? sum() / static_cast<double>(count_) : 0; }
 
-double HdrHistogram::stddev() const {
-  return count_ ? std::sqrt(std::max(0.0, m2_) / static_cast<double>(count_)) : 0;
-}
+double HdrHistogram::stddev() const { return count_ ? std::sqrt(std::max(0.0, m2_) / static_cast<double>(count_)) : 0; }
 
 void HdrHistogram::AddBlockStats(int64_t n, double sum, double comp, double m2, double lo, double hi) {
   if (n == 0) return;

@@ -130,10 +130,10 @@ class HdrHistogram {
   double ReportAt(size_t index, double p) const;
 
   int digits_;
-  int sub_half_mag_;         // log2 of half the sub-bucket count
-  int64_t sub_count_;        // sub-buckets per bucket (a power of two)
-  int64_t sub_half_;         // sub_count_ / 2
-  int64_t sub_mask_;         // sub_count_ - 1
+  int sub_half_mag_;   // log2 of half the sub-bucket count
+  int64_t sub_count_;  // sub-buckets per bucket (a power of two)
+  int64_t sub_half_;   // sub_count_ / 2
+  int64_t sub_mask_;   // sub_count_ - 1
   int64_t highest_;
   std::vector<int64_t> counts_;
 

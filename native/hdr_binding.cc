@@ -17,8 +17,7 @@ namespace {
 class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
  public:
   // `Histogram(significantDigits = 3, highestTrackableValue = 2)`.
-  explicit HistogramWrap(const Napi::CallbackInfo& info)
-      : Napi::ObjectWrap<HistogramWrap>(info), h_(3, 2) {
+  explicit HistogramWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<HistogramWrap>(info), h_(3, 2) {
     Napi::Env env = info.Env();
     int digits = 3;
     double highest = 2;
@@ -39,29 +38,28 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
   }
 
   static Napi::Function Define(Napi::Env env, Napi::FunctionReference* self) {
-    return DefineClass(
-        env, "Histogram",
-        {
-            InstanceMethod<&HistogramWrap::RecordOne>("record"),
-            InstanceMethod<&HistogramWrap::RecordValues>("recordValues"),
-            InstanceMethod<&HistogramWrap::RecordWeightedValues>("recordWeighted"),
-            InstanceMethod<&HistogramWrap::Percentile>("valueAtPercentile"),
-            InstanceMethod<&HistogramWrap::Percentiles>("valuesAtPercentiles"),
-            InstanceMethod<&HistogramWrap::ModeOf>("mode"),
-            InstanceMethod("merge", &HistogramWrap::Merge, napi_default, self),
-            InstanceMethod<&HistogramWrap::ResetAll>("reset"),
-            InstanceMethod<&HistogramWrap::EncodeV2>("encode"),
-            StaticMethod("decode", &HistogramWrap::DecodeV2, napi_default, self),
-            InstanceAccessor<&HistogramWrap::Count>("count"),
-            InstanceAccessor<&HistogramWrap::Min>("min"),
-            InstanceAccessor<&HistogramWrap::Max>("max"),
-            InstanceAccessor<&HistogramWrap::Mean>("mean"),
-            InstanceAccessor<&HistogramWrap::Std>("std"),
-            InstanceAccessor<&HistogramWrap::Sum>("sum"),
-            InstanceAccessor<&HistogramWrap::Clamped>("clamped"),
-            InstanceAccessor<&HistogramWrap::Digits>("significantDigits"),
-            InstanceAccessor<&HistogramWrap::Highest>("highestTrackableValue"),
-        });
+    return DefineClass(env, "Histogram",
+                       {
+                           InstanceMethod<&HistogramWrap::RecordOne>("record"),
+                           InstanceMethod<&HistogramWrap::RecordValues>("recordValues"),
+                           InstanceMethod<&HistogramWrap::RecordWeightedValues>("recordWeighted"),
+                           InstanceMethod<&HistogramWrap::Percentile>("valueAtPercentile"),
+                           InstanceMethod<&HistogramWrap::Percentiles>("valuesAtPercentiles"),
+                           InstanceMethod<&HistogramWrap::ModeOf>("mode"),
+                           InstanceMethod("merge", &HistogramWrap::Merge, napi_default, self),
+                           InstanceMethod<&HistogramWrap::ResetAll>("reset"),
+                           InstanceMethod<&HistogramWrap::EncodeV2>("encode"),
+                           StaticMethod("decode", &HistogramWrap::DecodeV2, napi_default, self),
+                           InstanceAccessor<&HistogramWrap::Count>("count"),
+                           InstanceAccessor<&HistogramWrap::Min>("min"),
+                           InstanceAccessor<&HistogramWrap::Max>("max"),
+                           InstanceAccessor<&HistogramWrap::Mean>("mean"),
+                           InstanceAccessor<&HistogramWrap::Std>("std"),
+                           InstanceAccessor<&HistogramWrap::Sum>("sum"),
+                           InstanceAccessor<&HistogramWrap::Clamped>("clamped"),
+                           InstanceAccessor<&HistogramWrap::Digits>("significantDigits"),
+                           InstanceAccessor<&HistogramWrap::Highest>("highestTrackableValue"),
+                       });
   }
 
  private:
@@ -83,7 +81,8 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
 
   void RecordOne(const Napi::CallbackInfo& info) {
     const double v = NumberArg(info, 0, "value");
-    if (!h_.Record(v, ScaleArg(info, 1))) ThrowBadArg(info.Env(), "Histogram.record: value times scale must be below 2^62");
+    if (!h_.Record(v, ScaleArg(info, 1)))
+      ThrowBadArg(info.Env(), "Histogram.record: value times scale must be below 2^62");
   }
 
   void RecordValues(const Napi::CallbackInfo& info) {
@@ -114,19 +113,22 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
   void RecordWeightedValues(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     const auto isF64 = [&](size_t i) {
-      return info.Length() > i && info[i].IsTypedArray() && info[i].As<Napi::TypedArray>().TypedArrayType() == napi_float64_array;
+      return info.Length() > i && info[i].IsTypedArray() &&
+             info[i].As<Napi::TypedArray>().TypedArrayType() == napi_float64_array;
     };
     if (!isF64(0) || !isF64(1)) ThrowBadArg(env, "Histogram.recordWeighted: values and weights must be Float64Arrays");
     const double scale = ScaleArg(info, 2);
     Napi::Float64Array values = info[0].As<Napi::Float64Array>();
     Napi::Float64Array weights = info[1].As<Napi::Float64Array>();
     const size_t n = values.ElementLength();
-    if (weights.ElementLength() != n) ThrowBadArg(env, "Histogram.recordWeighted: values and weights must have the same length");
+    if (weights.ElementLength() != n)
+      ThrowBadArg(env, "Histogram.recordWeighted: values and weights must have the same length");
     if (n == 0 || values.Data() == nullptr || weights.Data() == nullptr) return;
     const size_t done = h_.RecordWeighted(values.Data(), weights.Data(), n, scale);
     if (done != n) {
       ThrowBadArg(env, "Histogram.recordWeighted: entry " + std::to_string(done) +
-                           " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not a whole number from 0 to 2^53; nothing was recorded");
+                           " has a value times scale that is NaN, infinite or not below 2^62, or a weight that is not "
+                           "a whole number from 0 to 2^53; nothing was recorded");
     }
   }
 
@@ -173,7 +175,8 @@ class HistogramWrap : public Napi::ObjectWrap<HistogramWrap> {
     }
     HistogramWrap* other = Unwrap(info[0].As<Napi::Object>());
     if (other == nullptr) ThrowBadArg(env, "Histogram.merge: other must be a Histogram");
-    if (!h_.Merge(other->h_)) ThrowBadArg(env, "Histogram.merge: both histograms must have the same significant digits");
+    if (!h_.Merge(other->h_))
+      ThrowBadArg(env, "Histogram.merge: both histograms must have the same significant digits");
   }
 
   void ResetAll(const Napi::CallbackInfo&) { h_.Reset(); }

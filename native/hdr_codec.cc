@@ -110,7 +110,8 @@ bool HdrHistogram::Decode(const uint8_t* p, size_t n, HdrHistogram* out, std::st
     return fail(msg);
   }
   if (lowest != 1) {
-    std::snprintf(msg, sizeof msg, "unsupported lowest discernible value %lld (only 1)", static_cast<long long>(lowest));
+    std::snprintf(msg, sizeof msg, "unsupported lowest discernible value %lld (only 1)",
+                  static_cast<long long>(lowest));
     return fail(msg);
   }
   if (highest < 2 || highest > kMaxValue) return fail("highest trackable value out of range");
@@ -123,7 +124,8 @@ bool HdrHistogram::Decode(const uint8_t* p, size_t n, HdrHistogram* out, std::st
     int64_t v;
     if (!GetZigZag(q, end, &v)) return fail("corrupt payload: a count runs past the end");
     if (v < 0) {
-      if (v == INT64_MIN || static_cast<uint64_t>(-v) > max_len - index) return fail("corrupt payload: zero run out of range");
+      if (v == INT64_MIN || static_cast<uint64_t>(-v) > max_len - index)
+        return fail("corrupt payload: zero run out of range");
       index += static_cast<size_t>(-v);
       continue;
     }

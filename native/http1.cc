@@ -89,14 +89,11 @@ size_t Http1ResponseParser::Feed(const char* p, size_t n, int64_t stamp) {
     const size_t avail = n - used;
     switch (state_) {
       case State::kDone:
-      case State::kFailed:
-        return used;
+      case State::kFailed: return used;
       case State::kStatusLine:
       case State::kHeaders:
       case State::kChunkSize:
-      case State::kTrailers:
-        used += FeedLine(q, avail);
-        break;
+      case State::kTrailers: used += FeedLine(q, avail); break;
       case State::kChunkData:
       case State::kBodyLength: {
         const size_t take = remaining_ < avail ? static_cast<size_t>(remaining_) : avail;
@@ -177,13 +174,11 @@ size_t Http1ResponseParser::FeedLine(const char* p, size_t n) {
 
 bool Http1ResponseParser::Line(const char* p, size_t n) {
   switch (state_) {
-    case State::kStatusLine:
-      return StatusLine(p, n);
+    case State::kStatusLine: return StatusLine(p, n);
     case State::kHeaders:
       if (n == 0) return EndOfHead();
       return HeaderLine(p, n);
-    case State::kChunkSize:
-      return ChunkSizeLine(p, n);
+    case State::kChunkSize: return ChunkSizeLine(p, n);
     case State::kTrailers:
       if (n == 0) {
         state_ = State::kDone;
@@ -192,8 +187,7 @@ bool Http1ResponseParser::Line(const char* p, size_t n) {
         return false;
       }
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -349,25 +343,20 @@ bool Http1ResponseParser::ChunkSizeLine(const char* p, size_t n) {
 const char* Http1ResponseParser::Where() const {
   switch (state_) {
     case State::kStatusLine:
-    case State::kHeaders:
-      return "in the response head (truncated headers)";
+    case State::kHeaders: return "in the response head (truncated headers)";
     case State::kChunkSize:
     case State::kChunkData:
     case State::kChunkDataCr:
-    case State::kChunkDataLf:
-      return "mid-chunk (the chunked body never ended)";
-    case State::kTrailers:
-      return "in the trailers";
-    default:
-      return "";
+    case State::kChunkDataLf: return "mid-chunk (the chunked body never ended)";
+    case State::kTrailers: return "in the trailers";
+    default: return "";
   }
 }
 
 void Http1ResponseParser::Eof() {
   switch (state_) {
     case State::kDone:
-    case State::kFailed:
-      return;
+    case State::kFailed: return;
     case State::kBodyUntilClose:
       state_ = State::kDone;
       keep_alive_ = false;

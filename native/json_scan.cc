@@ -204,8 +204,7 @@ struct Parser {
         return true;
       }
       case 'N':
-      case 'I':
-        return Bare() || Fail();
+      case 'I': return Bare() || Fail();
       case '-':
         if (Bare()) return true;
         return Number();

@@ -4,11 +4,11 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -114,8 +114,8 @@ class MockWorker {
     setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     setsockopt(listen_, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     if (bind(listen_, reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(listen_, 65535) != 0) {
-      throw std::runtime_error(std::string("fast mock cannot listen on ") + o_.host + ":" + std::to_string(port) + ": " +
-                               std::strerror(errno));
+      throw std::runtime_error(std::string("fast mock cannot listen on ") + o_.host + ":" + std::to_string(port) +
+                               ": " + std::strerror(errno));
     }
     socklen_t got = sizeof ss;
     getsockname(listen_, reinterpret_cast<sockaddr*>(&ss), &got);
@@ -265,7 +265,8 @@ class MockWorker {
       c->out = s.req.stream ? fmt_.StreamHead(r.request_id) : std::string();
       c->out_off = 0;
       // A stream's head goes out at once; its events (or a whole body) when due.
-      Schedule(s, s.req.stream ? s.t0 + o_.ttft_ns : s.t0 + o_.ttft_ns + (s.req.tokens > 0 ? s.req.tokens - 1 : 0) * o_.itl_ns);
+      Schedule(s, s.req.stream ? s.t0 + o_.ttft_ns
+                               : s.t0 + o_.ttft_ns + (s.req.tokens > 0 ? s.req.tokens - 1 : 0) * o_.itl_ns);
       if (!c->out.empty()) Flush(c);
       return;
     }

@@ -63,7 +63,8 @@ class MockServerWrap : public Napi::ObjectWrap<MockServerWrap> {
         if (!w.IsString()) ThrowBadArg(env, "MockServer: options.words must be an array of strings");
         const std::string s = w.As<Napi::String>().Utf8Value();
         for (unsigned char c : s) {
-          if (c < 0x20 || c == '"' || c == '\\') ThrowBadArg(env, "MockServer: options.words must need no JSON escaping");
+          if (c < 0x20 || c == '"' || c == '\\')
+            ThrowBadArg(env, "MockServer: options.words must need no JSON escaping");
         }
         opts.words.push_back(s);
       }

@@ -186,7 +186,8 @@ std::string MockFormatter::Plain(int status, const std::string& json, bool close
 std::string MockFormatter::Route(const ParsedHttpRequest& r) const {
   const bool get = r.method == "GET" || r.method == "HEAD";
   if (r.path == "/health" || r.path == "/v1/models") {
-    if (!get) return Plain(405, "{\"error\":{\"message\":\"method not allowed\",\"type\":\"invalid_request_error\"}}", r.close);
+    if (!get)
+      return Plain(405, "{\"error\":{\"message\":\"method not allowed\",\"type\":\"invalid_request_error\"}}", r.close);
     if (r.path == "/health") return Plain(200, "{\"status\":\"ok\"}", r.close);
     return Plain(200,
                  "{\"object\":\"list\",\"data\":[{\"id\":" + model_json_ + ",\"object\":\"model\",\"created\":" +
@@ -205,7 +206,8 @@ std::string MockFormatter::StreamHead(const std::string& request_id) const {
   return h + "transfer-encoding: chunked\r\n\r\n";
 }
 
-void MockFormatter::Chunk(const std::string& event, std::string* out, std::vector<size_t>* stamps, size_t stamp_at) const {
+void MockFormatter::Chunk(const std::string& event, std::string* out, std::vector<size_t>* stamps,
+                          size_t stamp_at) const {
   char hex[20];
   const int n = std::snprintf(hex, sizeof hex, "%zx\r\n", event.size());
   out->append(hex, static_cast<size_t>(n));
@@ -224,21 +226,23 @@ const std::string& MockFormatter::Word(uint64_t* rng) const {
 }
 
 // Ends an event: the send stamp field when stamping, then the closing brace.
-#define SB_END_EVENT(stamp_at)                                 \
-  do {                                                         \
-    if (o_.stamp_events) {                                     \
-      scratch_ += kStampField;                                 \
-      stamp_at = scratch_.size();                              \
-      scratch_.append(kStampDigits, '0');                      \
-      scratch_ += '"';                                         \
-    }                                                          \
-    scratch_ += "}\n\n";                                       \
+#define SB_END_EVENT(stamp_at)            \
+  do {                                    \
+    if (o_.stamp_events) {                \
+      scratch_ += kStampField;            \
+      stamp_at = scratch_.size();         \
+      scratch_.append(kStampDigits, '0'); \
+      scratch_ += '"';                    \
+    }                                     \
+    scratch_ += "}\n\n";                  \
   } while (0)
 
 void MockFormatter::Role(const std::string& prefix, std::string* out, std::vector<size_t>* stamps) {
   size_t at = std::string::npos;
   scratch_ = prefix;
-  scratch_ += ",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]";
+  scratch_ +=
+      ",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_"
+      "reason\":null}]";
   SB_END_EVENT(at);
   Chunk(scratch_, out, stamps, at);
 }
@@ -247,7 +251,8 @@ void MockFormatter::Token(const MockRequest& req, const std::string& prefix, siz
                           std::vector<size_t>* stamps) {
   size_t at = std::string::npos;
   scratch_ = prefix;
-  scratch_ += req.chat ? ",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" : ",\"choices\":[{\"index\":0,\"text\":\"";
+  scratch_ +=
+      req.chat ? ",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" : ",\"choices\":[{\"index\":0,\"text\":\"";
   scratch_ += Word(rng);
   scratch_ += req.chat ? "\"},\"logprobs\":null,\"finish_reason\":" : "\",\"logprobs\":null,\"finish_reason\":";
   scratch_ += k + 1 < req.tokens ? "null" : (req.length_limited ? "\"length\"" : "\"stop\"");
@@ -292,7 +297,8 @@ std::string MockFormatter::Body(const MockRequest& req, const std::string& id, u
                      ",\"choices\":[{\"index\":0,";
   json += req.chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text + "\"}" : "\"text\":\"" + text + "\"";
   json += ",\"logprobs\":null,\"finish_reason\":" + finish + "}],\"usage\":" + Usage(req) + "}";
-  std::string resp = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + std::to_string(json.size()) + "\r\n";
+  std::string resp =
+      "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + std::to_string(json.size()) + "\r\n";
   if (!request_id.empty()) resp += "x-request-id: " + request_id + "\r\n";
   return resp + "\r\n" + json;
 }

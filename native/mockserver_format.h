@@ -17,9 +17,9 @@ struct ParsedHttpRequest {
   std::string method;
   std::string path;
   std::string body;
-  std::string request_id;  // X-Request-ID, echoed back
-  bool close = false;      // Connection: close, or HTTP/1.0
-  bool generation = false; // POST to a completions path
+  std::string request_id;   // X-Request-ID, echoed back
+  bool close = false;       // Connection: close, or HTTP/1.0
+  bool generation = false;  // POST to a completions path
   bool chat = false;
 };
 

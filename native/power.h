@@ -33,13 +33,13 @@ struct PowerSample {
 };
 
 struct PolledDevice {
-  GpuBackend* backend; // null once the poller is stopped (libraries closed)
-  const char* vendor;  // "nvidia" | "amd" (a literal: outlives the backend)
-  size_t index;        // index within its backend (the vendor's own GPU index)
+  GpuBackend* backend;  // null once the poller is stopped (libraries closed)
+  const char* vendor;   // "nvidia" | "amd" (a literal: outlives the backend)
+  size_t index;         // index within its backend (the vendor's own GPU index)
   bool has_energy = false;
   bool failed = false;
-  std::string error;   // why it failed, or the last transient error
-  uint32_t misses = 0; // consecutive reads with neither power nor energy
+  std::string error;    // why it failed, or the last transient error
+  uint32_t misses = 0;  // consecutive reads with neither power nor energy
   uint64_t samples = 0;
 };
 
@@ -47,7 +47,7 @@ struct PowerPollerOptions {
   std::vector<std::string> nvml;    // candidate paths; empty: NVIDIA off
   std::vector<std::string> amdsmi;  // candidate paths; empty: AMD off
   int64_t interval_ns = 50'000'000;
-  size_t capacity = 1 << 16;        // ring slots; the oldest sample is dropped when full
+  size_t capacity = 1 << 16;  // ring slots; the oldest sample is dropped when full
 };
 
 class PowerPoller {
@@ -89,7 +89,7 @@ class PowerPoller {
   };
   LibStatus nvml_status_, amdsmi_status_;
   std::vector<std::unique_ptr<GpuBackend>> backends_;
-  std::vector<PolledDevice> devices_;   // guarded by mu_ for readers; written by the thread
+  std::vector<PolledDevice> devices_;  // guarded by mu_ for readers; written by the thread
   int64_t interval_ns_;
 
   mutable std::mutex mu_;

@@ -179,8 +179,6 @@ class PowerPollerWrap : public Napi::ObjectWrap<PowerPollerWrap> {
 
 }  // namespace
 
-void RegisterPower(Napi::Env env, Napi::Object exports) {
-  exports.Set("PowerPoller", PowerPollerWrap::Define(env));
-}
+void RegisterPower(Napi::Env env, Napi::Object exports) { exports.Set("PowerPoller", PowerPollerWrap::Define(env)); }
 
 }  // namespace servebench

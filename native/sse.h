@@ -43,9 +43,7 @@ class SseFramer {
 
   // Bytes received after the last event boundary (blank line): the size of
   // an unterminated final event, comments and all. The BOM is not counted.
-  uint64_t trailing_bytes() const {
-    return total_ - boundary_ + (bom_done_ ? 0 : bom_matched_);
-  }
+  uint64_t trailing_bytes() const { return total_ - boundary_ + (bom_done_ ? 0 : bom_matched_); }
 
   // Back to the state of a new stream (reuses buffer capacity).
   void Reset();
@@ -56,11 +54,11 @@ class SseFramer {
   bool Line(const char* p, size_t n, int64_t stamp);
 
   SseSink* sink_;
-  std::string line_;   // a line split across chunks, up to the current chunk
-  std::string data_;   // the event's data buffer (each value followed by LF)
-  std::string type_;   // the event type buffer
-  uint64_t total_ = 0;     // bytes scanned so far (BOM excluded)
-  uint64_t boundary_ = 0;  // value of total_ just after the last blank line
+  std::string line_;         // a line split across chunks, up to the current chunk
+  std::string data_;         // the event's data buffer (each value followed by LF)
+  std::string type_;         // the event type buffer
+  uint64_t total_ = 0;       // bytes scanned so far (BOM excluded)
+  uint64_t boundary_ = 0;    // value of total_ just after the last blank line
   uint8_t bom_matched_ = 0;  // leading bytes matching the BOM so far
   bool bom_done_ = false;
   bool skip_lf_ = false;  // the previous chunk ended in CR: a leading LF joins it

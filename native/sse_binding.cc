@@ -82,8 +82,13 @@ class JsCollector final : public SseSink {
   Napi::Object Result(uint64_t trailing_bytes) const {
     const size_t n = data_.size();
     Napi::Function array_of = env_.Global().Get("Array").As<Napi::Object>().Get("of").As<Napi::Function>();
-    Napi::Function push = env_.Global().Get("Array").As<Napi::Object>().Get("prototype").As<Napi::Object>()
-                              .Get("push").As<Napi::Function>();
+    Napi::Function push = env_.Global()
+                              .Get("Array")
+                              .As<Napi::Object>()
+                              .Get("prototype")
+                              .As<Napi::Object>()
+                              .Get("push")
+                              .As<Napi::Function>();
     Napi::Value data = MakeArray(array_of, push, data_);
     Napi::Value types = MakeArray(array_of, push, types_);
     Napi::ArrayBuffer buf = Napi::ArrayBuffer::New(env_, n * sizeof(int64_t));
@@ -117,8 +122,7 @@ Napi::Value FrameSse(const Napi::CallbackInfo& info) {
   // Guards only: the TS wrapper (src/transport/sse.ts) validates properly.
   if (info.Length() != 2) ThrowBadArg(env, "frameSse(chunks, stamps): expected 2 arguments");
   if (!info[0].IsArray()) ThrowBadArg(env, "frameSse: chunks must be an Array of Buffers");
-  if (!info[1].IsTypedArray() ||
-      info[1].As<Napi::TypedArray>().TypedArrayType() != napi_bigint64_array) {
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_bigint64_array) {
     ThrowBadArg(env, "frameSse: stamps must be a BigInt64Array");
   }
   Napi::Array arr = info[0].As<Napi::Array>();

@@ -46,20 +46,20 @@ struct ValueSource {
 };
 
 struct DecodeSpec {
-  FieldPath choices;                  // the choices array; has_choices: it is a non-empty array
-  FieldPath message;                  // within a choice: the object holding the texts (empty: the choice)
-  std::vector<FieldPath> content;     // within that object: the first non-empty string is the content
-  std::vector<FieldPath> reasoning;   // ... and the reasoning text
-  std::vector<ValueSource> usage;     // the first source found is the payload's usage
-  FieldPath error;                    // present and not null: an error event (left to TS)
+  FieldPath choices;                     // the choices array; has_choices: it is a non-empty array
+  FieldPath message;                     // within a choice: the object holding the texts (empty: the choice)
+  std::vector<FieldPath> content;        // within that object: the first non-empty string is the content
+  std::vector<FieldPath> reasoning;      // ... and the reasoning text
+  std::vector<ValueSource> usage;        // the first source found is the payload's usage
+  FieldPath error;                       // present and not null: an error event (left to TS)
   std::vector<ValueSource> spec_decode;  // the first source found is the payload's spec-decode stats
 };
 
 // A value's JSON text handed back for TS to interpret.
 struct DecodeSlice {
-  uint32_t event = 0;   // index of the event in the response
-  uint8_t source = 0;   // which ValueSource of the spec
-  uint8_t flags = 0;    // kSliceLast | kSliceFirstToken
+  uint32_t event = 0;  // index of the event in the response
+  uint8_t source = 0;  // which ValueSource of the spec
+  uint8_t flags = 0;   // kSliceLast | kSliceFirstToken
   std::string text;
 };
 constexpr uint8_t kSliceLast = 1;        // the last usage of the decoded events

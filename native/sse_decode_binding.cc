@@ -242,8 +242,6 @@ Napi::Value DecodedToJs(Napi::Env env, const RecordDecode& d) {
   return o;
 }
 
-void RegisterSseDecode(Napi::Env env, Napi::Object exports) {
-  exports.Set("SseDecoder", SseDecoderWrap::Define(env));
-}
+void RegisterSseDecode(Napi::Env env, Napi::Object exports) { exports.Set("SseDecoder", SseDecoderWrap::Define(env)); }
 
 }  // namespace servebench

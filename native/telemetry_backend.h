@@ -103,7 +103,8 @@ auto TimedCall(Call&& call, int64_t* t_ns, bool* in_time = nullptr) {
 template <typename Api, typename Device>
 class LibraryBackend : public GpuBackend {
  public:
-  LibraryBackend(void* lib, const Api& api, std::vector<Device> devices) : lib_(lib), api_(api), devices_(std::move(devices)) {}
+  LibraryBackend(void* lib, const Api& api, std::vector<Device> devices)
+      : lib_(lib), api_(api), devices_(std::move(devices)) {}
   ~LibraryBackend() override {
     api_.shutdown();
     CloseLibrary(lib_);

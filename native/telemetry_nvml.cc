@@ -145,8 +145,10 @@ std::unique_ptr<GpuBackend> OpenNvml(const std::vector<std::string>& candidates,
   nvmlReturn_t rc = api.init();
   if (rc != NVML_SUCCESS) {
     const char* s = api.error_string ? api.error_string(rc) : nullptr;
-    return FailOpen(status, "init_failed",
-                    std::string("nvmlInit_v2 failed: NVML error ") + std::to_string(rc) + (s ? std::string(" (") + s + ")" : ""), lib);
+    return FailOpen(
+        status, "init_failed",
+        std::string("nvmlInit_v2 failed: NVML error ") + std::to_string(rc) + (s ? std::string(" (") + s + ")" : ""),
+        lib);
   }
   unsigned int n = 0;
   std::vector<Device> devices;

@@ -155,7 +155,6 @@ void Percentiles(Visit&& visit, double* o) {
   for (; q < 4; ++q) o[kStatOfQuantile[q]] = last;  // rounding shortfall: the top value
 }
 
-
 // A time that splits the events about in half: the median of the (clipped) start and end times of
 // up to 1024 requests spread over the columns; an integer, so that it is a valid key in either
 // key mode once it is clamped to the earliest event.

@@ -36,8 +36,14 @@ Napi::Value Timeline(const Napi::CallbackInfo& info) {
   if (!info[5].IsNumber() || !info[6].IsNumber()) {
     ThrowBadArg(env, "timeline: windowStart and windowEnd must be numbers");
   }
-  TimelineColumns cols{data[0], data[1], data[2], data[3], data[4], n, info[5].As<Napi::Number>().DoubleValue(),
-                    info[6].As<Napi::Number>().DoubleValue()};
+  TimelineColumns cols{data[0],
+                       data[1],
+                       data[2],
+                       data[3],
+                       data[4],
+                       n,
+                       info[5].As<Napi::Number>().DoubleValue(),
+                       info[6].As<Napi::Number>().DoubleValue()};
   Napi::Float64Array out = Napi::Float64Array::New(env, kTimelineOutputLength);
   std::string error;
   bool ok = false;

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 const file = process.argv[2] ?? '.vitest-tmp/results.json';
 let passed = 0;
-let failed = 0;
+let failed;
 try {
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed = r.numPassedTests ?? 0;

@@ -13,12 +13,10 @@ export const analyzeCommand: CommandModule<object, AnalyzeFlags> = {
   command: 'analyze <records>',
   describe: 'recompute profile_export.json/.csv, histograms.json and the console tables from a records.jsonl',
   builder: (y) =>
-    y
-      .positional('records', { type: 'string', describe: 'a records.jsonl written by profile', demandOption: true })
-      .options({
-        'artifact-dir': { type: 'string', describe: 'where to write the reports (default: <records folder>/analyze)' },
-        'histogram-significant-digits': { type: 'number', describe: 'HDR precision, 1-5 (default 3)' },
-      }) as never,
+    y.positional('records', { type: 'string', describe: 'a records.jsonl written by profile', demandOption: true }).options({
+      'artifact-dir': { type: 'string', describe: 'where to write the reports (default: <records folder>/analyze)' },
+      'histogram-significant-digits': { type: 'number', describe: 'HDR precision, 1-5 (default 3)' },
+    }),
   handler: async (argv) => {
     const digits = argv['histogram-significant-digits'];
     if (digits !== undefined && !(Number.isInteger(digits) && digits >= 1 && digits <= 5)) {

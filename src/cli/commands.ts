@@ -1,14 +1,11 @@
 // The list of CLI commands, in help order.
-import type { CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
 import { telemetryCommand } from './telemetry.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [
-  profileCommand as CommandModule<any, any>,
-  analyzeCommand as CommandModule<any, any>,
-  mockCommand,
-  telemetryCommand,
-];
+/** Registers every command on `parser`. One call each, so each command's flags type is checked against its handler. */
+export function addCommands(parser: Argv): Argv {
+  return parser.command(profileCommand).command(analyzeCommand).command(mockCommand).command(telemetryCommand);
+}

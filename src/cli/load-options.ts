@@ -26,19 +26,43 @@ export const loadOptions: Record<string, Options> = {
     describe: 'gamma shape: inter-arrival CV is 1/sqrt(value) (1 = poisson, higher = smoother); alone it selects gamma',
   },
   'request-rate-ramp-duration': { type: 'number', group: G_LOAD, describe: 'ramp the rate linearly from 0 over this many seconds' },
-  'concurrency-ramp-duration': { type: 'number', group: G_LOAD, describe: 'ramp the concurrency (or the cap) linearly from 1 over this many seconds' },
+  'concurrency-ramp-duration': {
+    type: 'number',
+    group: G_LOAD,
+    describe: 'ramp the concurrency (or the cap) linearly from 1 over this many seconds',
+  },
   'benchmark-grace-period': {
     type: 'string',
     group: G_LOAD,
     describe: `after --benchmark-duration (or Ctrl-C), wait this many seconds for in-flight requests, then cancel them; inf: no limit (default ${LOAD_DEFAULTS.grace_period_s})`,
   },
-  'request-cancellation-rate': { type: 'number', group: G_LOAD, describe: 'cancel this share (0–1) of requests on purpose, chosen with --random-seed' },
-  'request-cancellation-delay': { type: 'number', group: G_LOAD, describe: 'seconds after sending that a chosen request is cancelled (default 0)' },
+  'request-cancellation-rate': {
+    type: 'number',
+    group: G_LOAD,
+    describe: 'cancel this share (0–1) of requests on purpose, chosen with --random-seed',
+  },
+  'request-cancellation-delay': {
+    type: 'number',
+    group: G_LOAD,
+    describe: 'seconds after sending that a chosen request is cancelled (default 0)',
+  },
 
-  'warmup-duration': { type: 'number', group: G_PHASES, describe: 'warm up for this many seconds (with or instead of --warmup-request-count)' },
-  'warmup-concurrency': { type: 'number', group: G_PHASES, describe: 'warmup in closed loop at this concurrency (default: the profiling load)' },
+  'warmup-duration': {
+    type: 'number',
+    group: G_PHASES,
+    describe: 'warm up for this many seconds (with or instead of --warmup-request-count)',
+  },
+  'warmup-concurrency': {
+    type: 'number',
+    group: G_PHASES,
+    describe: 'warmup in closed loop at this concurrency (default: the profiling load)',
+  },
   'warmup-request-rate': { type: 'number', group: G_PHASES, describe: 'warmup in open loop at this rate (default: the profiling load)' },
-  'cooldown-duration': { type: 'number', group: G_PHASES, describe: 'keep the load on this many seconds after the measured part; those requests are not measured' },
+  'cooldown-duration': {
+    type: 'number',
+    group: G_PHASES,
+    describe: 'keep the load on this many seconds after the measured part; those requests are not measured',
+  },
 
   'fixed-schedule': {
     type: 'boolean',
@@ -46,12 +70,24 @@ export const loadOptions: Record<string, Options> = {
     default: undefined,
     describe: 'replay the dataset at its timestamps (on by default when it has them); --no-fixed-schedule keeps the load mode',
   },
-  'fixed-schedule-start-offset': { type: 'number', group: G_REPLAY, describe: 'trace time (ms) to start from; earlier entries are skipped' },
+  'fixed-schedule-start-offset': {
+    type: 'number',
+    group: G_REPLAY,
+    describe: 'trace time (ms) to start from; earlier entries are skipped',
+  },
   'fixed-schedule-end-offset': { type: 'number', group: G_REPLAY, describe: 'trace time (ms) to end at; later entries are skipped' },
   'fixed-schedule-auto-offset': { type: 'boolean', group: G_REPLAY, describe: 'start the replay at the first timestamp of the trace' },
 
   profile: { type: 'string', group: G_SWEEP, describe: 'sweep: a synchronous run, a throughput run, then rates between them (GuideLLM)' },
-  'sweep-size': { type: 'number', group: G_SWEEP, describe: `points of --profile sweep, the two measuring runs included (default ${LOAD_DEFAULTS.sweep_size})` },
-  'sweep-stop-on-slo': { type: 'boolean', group: G_SWEEP, describe: 'stop the sweep at the first point whose good-request fraction is below --slo-attainment-fraction' },
+  'sweep-size': {
+    type: 'number',
+    group: G_SWEEP,
+    describe: `points of --profile sweep, the two measuring runs included (default ${LOAD_DEFAULTS.sweep_size})`,
+  },
+  'sweep-stop-on-slo': {
+    type: 'boolean',
+    group: G_SWEEP,
+    describe: 'stop the sweep at the first point whose good-request fraction is below --slo-attainment-fraction',
+  },
   'slo-attainment-fraction': { type: 'number', group: G_SWEEP, describe: 'share (0–1] of requests that must meet the --goodput SLOs' },
 };

@@ -1,7 +1,7 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
 import yargs from 'yargs';
 import { ServebenchError } from '../errors.js';
-import { commands } from './commands.js';
+import { addCommands } from './commands.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`servebench: ${msg.split('\n')[0]}\n`);
       process.exit(2);
     });
-  for (const c of commands) parser = parser.command(c);
+  parser = addCommands(parser);
   try {
     await parser.parseAsync();
   } catch (err) {

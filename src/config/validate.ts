@@ -102,7 +102,9 @@ export function parseHeaders(list: readonly string[] | undefined): Record<string
     if (i <= 0) bad('header', `expected NAME:VALUE, got ${JSON.stringify(String(item).split(':')[0] + (i < 0 ? '' : ':…'))}`);
     const name = String(item).slice(0, i).trim().toLowerCase();
     if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) bad('header', `invalid header name ${JSON.stringify(name)}`);
-    out[name] = String(item).slice(i + 1).trim();
+    out[name] = String(item)
+      .slice(i + 1)
+      .trim();
   }
   return out;
 }
@@ -137,12 +139,17 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   if (cfg.artifact_dir !== null) return cfg.artifact_dir;
   const safeModel = (cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
   const l = cfg.load;
-  const mode = l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
+  const mode =
+    l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
 /** --transport, --transport-threads, --read-coalesce-us; native with a URL it cannot serve is bad input (transport/select.ts). */
-function transportSettings(f: ProfileFlags, url: string | null, env: NodeJS.ProcessEnv): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us'> {
+function transportSettings(
+  f: ProfileFlags,
+  url: string | null,
+  env: NodeJS.ProcessEnv,
+): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
   const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
@@ -172,7 +179,6 @@ function metricSettings(f: ProfileFlags): MetricSettings {
     show_trace_timing: f['show-trace-timing'] ?? false,
   };
 }
-
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const url = f.url === undefined ? null : parseUrl(f.url);

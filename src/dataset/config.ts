@@ -96,7 +96,8 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     type = f['custom-dataset-type'] as CustomDatasetType;
   }
   if (file !== null) {
-    for (const flag of SYNTHETIC_ONLY) if (f[flag] !== undefined) conflict(flag, 'input-file', 'describes synthetic prompts; it cannot be combined with');
+    for (const flag of SYNTHETIC_ONLY)
+      if (f[flag] !== undefined) conflict(flag, 'input-file', 'describes synthetic prompts; it cannot be combined with');
   }
 
   const sharegptMulti = f['sharegpt-multi-turn'] ?? false;
@@ -109,7 +110,10 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
   let sampling: SamplingStrategy = 'sequential';
   if (f['dataset-sampling-strategy'] !== undefined) {
     if (!SAMPLING_STRATEGIES.includes(f['dataset-sampling-strategy'] as SamplingStrategy)) {
-      bad('dataset-sampling-strategy', `expected one of ${SAMPLING_STRATEGIES.join(', ')}, got ${JSON.stringify(f['dataset-sampling-strategy'])}`);
+      bad(
+        'dataset-sampling-strategy',
+        `expected one of ${SAMPLING_STRATEGIES.join(', ')}, got ${JSON.stringify(f['dataset-sampling-strategy'])}`,
+      );
     }
     // An endless synthetic source has nothing to sample from.
     if (file === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
@@ -148,7 +152,8 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     conversation_turn_mean: opt(f['conversation-turn-mean'], (v) => num('conversation-turn-mean', v, 1, false)) ?? 1,
     conversation_turn_stddev: opt(f['conversation-turn-stddev'], (v) => num('conversation-turn-stddev', v, 0, false)) ?? 0,
     conversation_turn_delay_mean_ms: opt(f['conversation-turn-delay-mean'], (v) => num('conversation-turn-delay-mean', v, 0, false)) ?? 0,
-    conversation_turn_delay_stddev_ms: opt(f['conversation-turn-delay-stddev'], (v) => num('conversation-turn-delay-stddev', v, 0, false)) ?? 0,
+    conversation_turn_delay_stddev_ms:
+      opt(f['conversation-turn-delay-stddev'], (v) => num('conversation-turn-delay-stddev', v, 0, false)) ?? 0,
     num_prefix_prompts: numPrefix,
     prefix_prompt_length: prefixLen,
     shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => num('shared-system-prompt-length', v, 0, true)) ?? 0,

@@ -66,7 +66,10 @@ export function readTurn(f: Fields, allowMessages: boolean): TurnEntry {
  * given, `delay` as the gap after the previous entry's time. All entries or none must carry
  * one of the two; none gives null for all (no schedule).
  */
-export function resolveTimes(file: string, entries: readonly { line: number; timestamp: number | null; delay: number | null }[]): (number | null)[] {
+export function resolveTimes(
+  file: string,
+  entries: readonly { line: number; timestamp: number | null; delay: number | null }[],
+): (number | null)[] {
   const timed = entries.find((e) => e.timestamp !== null || e.delay !== null);
   if (!timed) return entries.map(() => null);
   let prev = 0;

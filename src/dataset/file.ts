@@ -38,7 +38,7 @@ export function parseJsonl(file: string, text: string): JsonlRecord[] {
   const out: JsonlRecord[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).replace(/\r$/, '');
+    const raw = lines[i].replace(/\r$/, '');
     if (raw.trim() === '') continue;
     let value: unknown;
     try {
@@ -72,7 +72,7 @@ export function lineOfArrayElement(text: string, index: number): number {
   let element = -1;
   let expectValue = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
+    const c = text[i];
     if (inString) {
       if (c === '\\') i++;
       else if (c === '"') inString = false;
@@ -208,6 +208,6 @@ export class Fields {
     }
     const v = this.obj[name];
     if (!Array.isArray(v)) this.fail(`field "${name}" must be an array, got ${kindOf(v)}`);
-    return v;
+    return v as unknown[];
   }
 }

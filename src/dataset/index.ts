@@ -30,7 +30,6 @@ const PREFETCH_BUDGET_MS = 120_000;
 /** Counting that took longer than this is reported, so a slow start is explained. */
 const PREFETCH_REPORT_MS = 1000;
 
-
 /** Guesses a file's format from its first entry (as AIPerf does when no type is given). */
 export function detectDatasetType(file: string, text: string): CustomDatasetType {
   if (text.trimStart().startsWith('[')) return 'sharegpt';
@@ -39,7 +38,7 @@ export function detectDatasetType(file: string, text: string): CustomDatasetType
   if (i < 0) throw new InvalidFileError(`${file}: the dataset file has no entries`);
   let first: unknown;
   try {
-    first = JSON.parse(lines[i] as string);
+    first = JSON.parse(lines[i]);
   } catch {
     throw new InvalidFileError(`${file}:${i + 1}: not valid JSON (cannot tell the dataset type; give --custom-dataset-type)`);
   }

@@ -63,10 +63,12 @@ function group(file: string, entries: TraceEntry[]): TraceEntry[][] {
       convs.push(fresh);
       continue;
     }
-    const prev = conv[conv.length - 1] as TraceEntry;
+    const prev = conv[conv.length - 1];
     const prevTime = prev.timestamp;
     if (e.timestamp !== null && prevTime !== null && e.timestamp < prevTime) {
-      throw new InvalidFileError(`${file}:${e.line}: "timestamp" ${e.timestamp} is before that of line ${prev.line} (${prevTime}), the previous turn of session ${JSON.stringify(e.session)}`);
+      throw new InvalidFileError(
+        `${file}:${e.line}: "timestamp" ${e.timestamp} is before that of line ${prev.line} (${prevTime}), the previous turn of session ${JSON.stringify(e.session)}`,
+      );
     }
     conv.push(e);
   }
@@ -76,7 +78,10 @@ function group(file: string, entries: TraceEntry[]): TraceEntry[][] {
 export function loadMooncakeTrace(ctx: LoadContext, text: string): IndexedSource {
   const entries = parseJsonl(ctx.file, text).map((r) => readEntry(new Fields(ctx.file, r.line, r.value)));
   const convs = group(ctx.file, entries);
-  const starts = resolveTimes(ctx.file, convs.map((c) => c[0] as TraceEntry));
+  const starts = resolveTimes(
+    ctx.file,
+    convs.map((c) => c[0]),
+  );
   const timed = starts[0] !== null;
   let items = convs.map((c, i) => ({ c, at: starts[i] ?? null }));
   if (timed) items = sortByTime(items, (x) => x.at as number, ctx.warn, ctx.file);
@@ -94,8 +99,8 @@ export function loadMooncakeTrace(ctx: LoadContext, text: string): IndexedSource
     // would not fit in memory all at once.
     cache: false,
     build: (i) => {
-      const { c, at } = items[i] as (typeof items)[number];
-      const first = c[0] as TraceEntry;
+      const { c, at } = items[i];
+      const first = c[0];
       const conv: Conversation = {
         id: first.session ?? `L${first.line}`,
         turns: c.map((e, k) => ({

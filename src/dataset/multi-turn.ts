@@ -22,7 +22,7 @@ function readSession(f: Fields): SessionEntry {
   const list = f.array('turns', true) as unknown[];
   if (list.length === 0) f.fail('field "turns" must not be empty');
   const turns = list.map((t, i) => readTurn(f.nested(t, `turns[${i}]`), false));
-  const first = turns[0] as TurnEntry;
+  const first = turns[0];
   const laterTimed = turns.findIndex((t, i) => i > 0 && t.timestamp !== null);
   if (laterTimed > 0 && first.timestamp === null && first.delay === null) {
     f.fail(`turns[${laterTimed}]: a "timestamp" needs the first turn to be scheduled too ("timestamp" or "delay")`);
@@ -42,7 +42,8 @@ export function loadMultiTurn(ctx: LoadContext, text: string): IndexedSource {
   const seen = new Map<string, number>();
   for (const s of sessions) {
     const first = seen.get(s.id);
-    if (first !== undefined) throw new InvalidFileError(`${ctx.file}:${s.line}: session_id ${JSON.stringify(s.id)} is already used on line ${first}`);
+    if (first !== undefined)
+      throw new InvalidFileError(`${ctx.file}:${s.line}: session_id ${JSON.stringify(s.id)} is already used on line ${first}`);
     seen.set(s.id, s.line);
   }
   const starts = resolveTimes(
@@ -58,7 +59,7 @@ export function loadMultiTurn(ctx: LoadContext, text: string): IndexedSource {
     sampler: samplerFor(ctx, items.length),
     cache: true,
     build: (i) => {
-      const { s, at } = items[i] as (typeof items)[number];
+      const { s, at } = items[i];
       const conv: Conversation = {
         id: s.id,
         turns: s.turns.map((t, k) => ({

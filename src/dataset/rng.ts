@@ -81,15 +81,15 @@ export class Rng {
 
   pick<T>(arr: readonly T[]): T {
     if (arr.length === 0) throw new RangeError('Rng.pick: empty array');
-    return arr[this.int(0, arr.length - 1)] as T;
+    return arr[this.int(0, arr.length - 1)];
   }
 
   /** Fisher–Yates, in place; returns the same array. */
   shuffle<T>(arr: T[]): T[] {
     for (let i = arr.length - 1; i > 0; i--) {
       const j = this.int(0, i);
-      const tmp = arr[i] as T;
-      arr[i] = arr[j] as T;
+      const tmp = arr[i];
+      arr[i] = arr[j];
       arr[j] = tmp;
     }
     return arr;

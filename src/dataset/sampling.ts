@@ -30,7 +30,7 @@ export class IndexSampler {
       case 'shuffle': {
         // Every pass is a permutation: each entry once before any entry twice.
         if (this.pos === 0) this.order = this.rng.shuffle(Array.from({ length: this.size }, (_, i) => i));
-        const i = this.order[this.pos] as number;
+        const i = this.order[this.pos];
         this.pos = (this.pos + 1) % this.size;
         return i;
       }

@@ -22,9 +22,11 @@ function length(part: string, what: string, entry: string): { mean: number; stdd
   const [m, sd, extra] = part.split('|').map((s) => s.trim());
   if (extra !== undefined) bad(`${what} in ${JSON.stringify(entry)} has more than one "|"`);
   const mean = Number(m);
-  if (m === '' || !Number.isInteger(mean) || mean < 1) bad(`${what} in ${JSON.stringify(entry)} must be a positive integer, got ${JSON.stringify(m)}`);
+  if (m === '' || !Number.isInteger(mean) || mean < 1)
+    bad(`${what} in ${JSON.stringify(entry)} must be a positive integer, got ${JSON.stringify(m)}`);
   const stddev = sd === undefined ? 0 : Number(sd);
-  if (sd === '' || !Number.isFinite(stddev) || stddev < 0) bad(`${what} stddev in ${JSON.stringify(entry)} must be a number >= 0, got ${JSON.stringify(sd)}`);
+  if (sd === '' || !Number.isFinite(stddev) || stddev < 0)
+    bad(`${what} stddev in ${JSON.stringify(entry)} must be a number >= 0, got ${JSON.stringify(sd)}`);
   return { mean, stddev };
 }
 
@@ -39,11 +41,12 @@ export function parseSeqDist(spec: string): SeqDistEntry[] {
     if (colon < 0) bad(`expected ISL,OSL:prob, got ${JSON.stringify(entry)}`);
     const pair = entry.slice(0, colon).split(',');
     if (pair.length !== 2) bad(`expected ISL,OSL:prob, got ${JSON.stringify(entry)}`);
-    const isl = length(pair[0] as string, 'ISL', entry);
-    const osl = length(pair[1] as string, 'OSL', entry);
+    const isl = length(pair[0], 'ISL', entry);
+    const osl = length(pair[1], 'OSL', entry);
     const p = entry.slice(colon + 1).trim();
     const prob = Number(p);
-    if (p === '' || !Number.isFinite(prob) || prob <= 0 || prob > 1) bad(`probability in ${JSON.stringify(entry)} must be in (0, 1], got ${JSON.stringify(p)}`);
+    if (p === '' || !Number.isFinite(prob) || prob <= 0 || prob > 1)
+      bad(`probability in ${JSON.stringify(entry)} must be in (0, 1], got ${JSON.stringify(p)}`);
     return { isl: isl.mean, isl_stddev: isl.stddev, osl: osl.mean, osl_stddev: osl.stddev, prob };
   });
   const sum = out.reduce((a, e) => a + e.prob, 0);
@@ -59,5 +62,5 @@ export function pickSeqDist(entries: readonly SeqDistEntry[], rng: Rng): SeqDist
     acc += e.prob;
     if (u < acc) return e;
   }
-  return entries[entries.length - 1] as SeqDistEntry;
+  return entries[entries.length - 1];
 }

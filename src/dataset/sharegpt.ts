@@ -53,7 +53,7 @@ function readMessages(f: Fields): Message[] {
 function toTurns(messages: Message[], multiTurn: boolean): ShareGptEntry['turns'] {
   const turns: ShareGptEntry['turns'] = [];
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as Message;
+    const m = messages[i];
     if (m.role !== 'user' || m.value.trim() === '') continue;
     const next = messages[i + 1];
     const reply = next?.role === 'assistant' ? next.value : null;
@@ -101,8 +101,12 @@ export function loadShareGpt(ctx: LoadContext, text: string, multiTurn: boolean)
     const id = typeof f.obj.id === 'string' && f.obj.id !== '' ? f.obj.id : `E${entries.length}`;
     entries.push({ id, turns });
   }
-  if (skipped > 0) ctx.warn(`${ctx.file}: skipped ${skipped} ${skipped === 1 ? 'conversation' : 'conversations'} without a human message followed by a reply`);
-  if (entries.length === 0) throw new InvalidFileError(`${ctx.file}: no usable conversation (each needs a human message followed by a reply)`);
+  if (skipped > 0)
+    ctx.warn(
+      `${ctx.file}: skipped ${skipped} ${skipped === 1 ? 'conversation' : 'conversations'} without a human message followed by a reply`,
+    );
+  if (entries.length === 0)
+    throw new InvalidFileError(`${ctx.file}: no usable conversation (each needs a human message followed by a reply)`);
 
   const tok = ctx.tokenizer;
   return new IndexedSource({
@@ -113,7 +117,7 @@ export function loadShareGpt(ctx: LoadContext, text: string, multiTurn: boolean)
     // conversation when first drawn, or ahead of the run by prefetch().
     cache: true,
     build: (i) => {
-      const e = entries[i] as ShareGptEntry;
+      const e = entries[i];
       const turns: ConversationTurn[] = e.turns.map((t, k) => ({
         prompt: t.prompt,
         isl: tok.count(t.prompt),

@@ -20,7 +20,7 @@ export function loadSingleTurn(ctx: LoadContext, text: string): IndexedSource {
     sampler: samplerFor(ctx, items.length),
     cache: true,
     build: (i) => {
-      const { e, at } = items[i] as (typeof items)[number];
+      const { e, at } = items[i];
       const turn: ConversationTurn = {
         prompt: e.text,
         isl: ctx.tokenizer.count(e.text),

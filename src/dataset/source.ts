@@ -35,7 +35,7 @@ export class IndexedSource implements ConversationSource {
   next(): Conversation {
     let index: number;
     if (this.head < this.queue.length) {
-      index = this.queue[this.head++] as number;
+      index = this.queue[this.head++];
       if (this.head === this.queue.length) {
         this.queue.length = 0;
         this.head = 0;

@@ -90,7 +90,12 @@ class ConversationMaker {
       } else {
         prompt = this.prompts.next(isl);
       }
-      const delay = k === 0 ? null : c.turn_delay_stddev_ms === 0 ? c.turn_delay_mean_ms : Math.max(0, this.delayRng.normal(c.turn_delay_mean_ms, c.turn_delay_stddev_ms));
+      const delay =
+        k === 0
+          ? null
+          : c.turn_delay_stddev_ms === 0
+            ? c.turn_delay_mean_ms
+            : Math.max(0, this.delayRng.normal(c.turn_delay_mean_ms, c.turn_delay_stddev_ms));
       turns.push({ prompt, isl, max_tokens: osl, timestamp_ms: null, delay_ms: delay });
     }
     const conv: Conversation = { id, turns };
@@ -122,7 +127,7 @@ export function createSyntheticSource(cfg: SyntheticSourceConfig, tok: TextToken
     cache: true,
     build: (i) => {
       while (made.length <= i) made.push(maker.make());
-      return made[i] as Conversation;
+      return made[i];
     },
   });
 }

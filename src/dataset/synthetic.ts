@@ -64,7 +64,7 @@ export class SyntheticDataset implements Dataset {
       this.made.push(turn);
       return turn;
     }
-    const turn = this.made[this.cursor] as Turn;
+    const turn = this.made[this.cursor];
     this.cursor = (this.cursor + 1) % this.size;
     return turn;
   }

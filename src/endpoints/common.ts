@@ -38,7 +38,8 @@ export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> 
   const body: Record<string, unknown> = { model: cfg.model, stream: cfg.streaming };
   if (turn.max_tokens !== null) body.max_tokens = turn.max_tokens;
   // --per-chunk-usage: cumulative usage on every chunk (vLLM, TRT-LLM), for the ITL first-chunk correction.
-  if (cfg.streaming) body.stream_options = cfg.per_chunk_usage ? { include_usage: true, continuous_usage_stats: true } : { include_usage: true };
+  if (cfg.streaming)
+    body.stream_options = cfg.per_chunk_usage ? { include_usage: true, continuous_usage_stats: true } : { include_usage: true };
   return body;
 }
 

@@ -19,9 +19,7 @@ import { warnOnce } from '../warnings.js';
 
 type Obj = Record<string, unknown>;
 
-export type SpecDecodeChunk =
-  | { kind: 'steps'; drafted: number[]; accepted: number[] }
-  | { kind: 'totals'; record: SpecDecodeRecord };
+export type SpecDecodeChunk = { kind: 'steps'; drafted: number[]; accepted: number[] } | { kind: 'totals'; record: SpecDecodeRecord };
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -47,7 +45,7 @@ function ourSteps(v: unknown): SpecDecodeChunk | null {
 
 /** A histogram as a dense list (index j) or an object with integer keys. */
 function denseHistogram(h: unknown): number[] | null {
-  if (Array.isArray(h)) return h.every(isCount) ? [...(h as number[])] : null;
+  if (Array.isArray(h)) return h.every(isCount) ? [...h] : null;
   if (!isObj(h)) return null;
   const out: number[] = [];
   for (const [k, n] of Object.entries(h)) {
@@ -60,7 +58,8 @@ function denseHistogram(h: unknown): number[] | null {
 }
 
 function totals(source: string, steps: unknown, accepted: unknown, drafted: unknown, hist: unknown): SpecDecodeChunk | null {
-  if (!isCount(steps) || !isCount(accepted) || !isCount(drafted)) return reject(source, 'step and token counts must be non-negative integers');
+  if (!isCount(steps) || !isCount(accepted) || !isCount(drafted))
+    return reject(source, 'step and token counts must be non-negative integers');
   const histogram = denseHistogram(hist);
   if (!histogram) return reject(source, 'the acceptance histogram is missing or malformed');
   let sum = 0;
@@ -70,7 +69,10 @@ function totals(source: string, steps: unknown, accepted: unknown, drafted: unkn
     weighted += j * n;
   });
   if (sum !== steps || weighted !== accepted || accepted > drafted) {
-    return reject(source, `inconsistent counts (histogram sums to ${sum} steps / ${weighted} accepted; reported ${steps} / ${accepted}, ${drafted} drafted)`);
+    return reject(
+      source,
+      `inconsistent counts (histogram sums to ${sum} steps / ${weighted} accepted; reported ${steps} / ${accepted}, ${drafted} drafted)`,
+    );
   }
   return { kind: 'totals', record: { steps, accepted_draft_tokens: accepted, draft_tokens: drafted, histogram } };
 }
@@ -78,7 +80,13 @@ function totals(source: string, steps: unknown, accepted: unknown, drafted: unkn
 function sglang(ext: unknown): SpecDecodeChunk | null | undefined {
   if (!isObj(ext) || !isObj(ext.spec_tokens_details)) return undefined;
   const d = ext.spec_tokens_details;
-  return totals('sglext.spec_tokens_details', d.spec_verify_ct, d.spec_num_correct_drafts, d.spec_num_proposed_drafts, d.spec_correct_drafts_histogram);
+  return totals(
+    'sglext.spec_tokens_details',
+    d.spec_verify_ct,
+    d.spec_num_correct_drafts,
+    d.spec_num_proposed_drafts,
+    d.spec_correct_drafts_histogram,
+  );
 }
 
 /** The speculative-decoding stats a payload carries, or null when it carries none (or unusable ones). */
@@ -87,7 +95,13 @@ export function specDecodeOfPayload(o: Obj): SpecDecodeChunk | null {
   const m = o.metrics;
   if (isObj(m) && isObj(m.speculative_decoding)) {
     const s = m.speculative_decoding;
-    return totals('metrics.speculative_decoding', s.num_spec_steps, s.num_accepted_draft_tokens, s.num_draft_tokens, s.acceptance_histogram);
+    return totals(
+      'metrics.speculative_decoding',
+      s.num_spec_steps,
+      s.num_accepted_draft_tokens,
+      s.num_draft_tokens,
+      s.acceptance_histogram,
+    );
   }
   const top = sglang(o.sglext);
   if (top !== undefined) return top;

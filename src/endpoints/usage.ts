@@ -45,7 +45,7 @@ function isObj(v: unknown): v is Obj {
 }
 
 function describe(v: unknown): string {
-  const s = typeof v === 'number' ? String(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 40 ? s.slice(0, 40) + '…' : s;
 }
 
@@ -122,10 +122,7 @@ export function parseUsage(raw: unknown): Usage | null {
 
   const detailsReasoning = inDetails(u, COMPLETION_DETAILS, 'reasoning_tokens');
   const nestedCacheRead = inDetails(u, PROMPT_DETAILS, 'cached_tokens');
-  const cacheRead =
-    nestedCacheRead !== undefined
-      ? nestedCacheRead
-      : first(u, CACHE_READ_KEYS)?.value;
+  const cacheRead = nestedCacheRead !== undefined ? nestedCacheRead : first(u, CACHE_READ_KEYS)?.value;
 
   const out: Usage = {
     prompt_tokens,

@@ -102,7 +102,11 @@ const cell = (v: number | null, decimals = 2) => (v === null ? '—' : formatNum
  * The console view: each console metric's run-level value (a distribution's avg) across the
  * runs: mean, std, coefficient of variation and the interval of the mean.
  */
-export function renderAggregateTable(runs: readonly RunOutcomeForAggregate[], level: number | null, opts: { ascii?: boolean; color?: boolean } = {}): string {
+export function renderAggregateTable(
+  runs: readonly RunOutcomeForAggregate[],
+  level: number | null,
+  opts: { ascii?: boolean; color?: boolean } = {},
+): string {
   const last = runs[runs.length - 1]?.summary;
   if (!last) return '';
   const metrics = aggregateMetrics(runs, level);

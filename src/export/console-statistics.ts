@@ -4,7 +4,7 @@
 import { CONVENTIONS } from '../metrics/conventions.js';
 import type { ConventionComparison, DistributionResult, MetricResult } from '../metrics/core/summary.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { metricEntry, type DistributionEntry } from './metric-entry.js';
 import { renderTable, type Column } from './table.js';
 import { withUnit } from '../metrics/core/units.js';
 
@@ -37,7 +37,7 @@ export function unboundedNote(level: number | null | undefined): string {
 
 function valueCell(m: MetricResult | null): string {
   if (!m) return '—';
-  const e = metricEntry(m) as DistributionEntry | SingleEntry | TimeWeightedEntry;
+  const e = metricEntry(m);
   const v = e.avg;
   return typeof v === 'bigint' ? v.toString() : formatNumber(v);
 }
@@ -48,7 +48,10 @@ function valueCell(m: MetricResult | null): string {
  * define the metric or it had no value.
  */
 export function renderConventionsTable(c: ConventionComparison, opts: { ascii?: boolean; color?: boolean } = {}): string {
-  const columns: Column[] = [{ header: 'Metric (avg)', align: 'left' }, ...c.tools.map((t): Column => ({ header: CONVENTIONS[t].title, align: 'right' }))];
+  const columns: Column[] = [
+    { header: 'Metric (avg)', align: 'left' },
+    ...c.tools.map((t): Column => ({ header: CONVENTIONS[t].title, align: 'right' })),
+  ];
   const rows = c.rows.map((r) => [withUnit(r.header, r.display), ...c.tools.map((t) => valueCell(r.values[t]))]);
   return renderTable({ title: 'Conventions: each tool’s definition', columns, rows, ascii: opts.ascii, color: opts.color });
 }

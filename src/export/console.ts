@@ -5,7 +5,7 @@ import type { MetricResult, MetricsSummary } from '../metrics/core/summary.js';
 import { formatAcceptanceHistogram } from '../metrics/families/spec-decode.js';
 import { MetricFlag, type ConsoleGroup } from '../metrics/core/types.js';
 import { formatNumber } from './format.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { metricEntry, type TimeWeightedEntry } from './metric-entry.js';
 import { renderTable, tableWidth, wrapText, type Column } from './table.js';
 import { withUnit } from '../metrics/core/units.js';
 import { anyUnbounded, distributionCell, renderConventionsTable, unboundedNote } from './console-statistics.js';
@@ -64,9 +64,7 @@ export function renderConsole(summary: MetricsSummary, opts: ConsoleOptions = {}
   const tables: string[] = [];
   for (const group of CONSOLE_GROUP_ORDER) {
     if (group === 'http_trace' && !opts.showTraceTiming) continue;
-    const metrics = summary.metrics.filter(
-      (m) => m.group === group && (m.flags & MetricFlag.NO_CONSOLE) === 0,
-    );
+    const metrics = summary.metrics.filter((m) => m.group === group && (m.flags & MetricFlag.NO_CONSOLE) === 0);
     if (metrics.length === 0) continue;
     let table = renderGroup(CONSOLE_GROUP_TITLES[group], metrics, opts, summary.confidence_level);
     // The pooled acceptance histogram rides under the Spec Decode table as one line.
@@ -123,10 +121,7 @@ function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOption
     hidden.push(dropNext);
   }
 
-  const columns: Column[] = [
-    { header: 'Metric', align: 'left' },
-    ...visible.map((c): Column => ({ header: header(c), align: 'right' })),
-  ];
+  const columns: Column[] = [{ header: 'Metric', align: 'left' }, ...visible.map((c): Column => ({ header: header(c), align: 'right' }))];
   const rows = labelCells.map((label, i) => [label, ...visible.map((c) => cells.get(c)![i])]);
   let out = renderTable({ title, columns, rows, ascii: opts.ascii, color: opts.color });
   if (hidden.length > 0) out += '\n' + wrapText(`(${hidden.join(', ')} hidden to fit ${limit} columns)`, limit);
@@ -136,7 +131,7 @@ function renderGroup(title: string, metrics: MetricResult[], opts: ConsoleOption
 
 /** Whole counts (requests, tokens) print without decimals; everything else with two. */
 function formatSingle(m: MetricResult): string {
-  const v = (metricEntry(m) as SingleEntry).avg;
+  const v = metricEntry(m).avg;
   if (typeof v === 'bigint') return v.toString();
   const count = m.display === 'requests' || m.display === 'tokens' || m.display === 'count' || m.display === 'bytes';
   return formatNumber(v, count && Number.isInteger(v) ? 0 : 2);

@@ -3,7 +3,7 @@
 // Values in display units (named in the Metric column); RFC 4180 quoting.
 import { PERCENTILES } from '../metrics/core/stats.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
-import { metricEntry, type DistributionEntry, type SingleEntry, type TimeWeightedEntry } from './metric-entry.js';
+import { metricEntry, type DistributionEntry, type TimeWeightedEntry } from './metric-entry.js';
 import { withUnit } from '../metrics/core/units.js';
 
 const DIST_COLUMNS = ['avg', 'min', 'max', ...PERCENTILES.map((p) => `p${p}` as const), 'std'] as const;
@@ -23,7 +23,7 @@ export function renderCsv(summary: MetricsSummary): string {
       const e = entry as TimeWeightedEntry;
       timeWeighted.push([name, ...TIME_WEIGHTED_COLUMNS.map((c) => csvNumber(e[c]))]);
     } else {
-      single.push([name, csvNumber((entry as SingleEntry).avg)]);
+      single.push([name, csvNumber(entry.avg)]);
     }
   }
   const sections: string[][][] = [];

@@ -13,8 +13,13 @@ function round(v: number): number {
 
 /** What a line shows of a record (a ProcessedRecord is one); payloads and chunk stamps only at level raw. */
 export interface RecordLineInput {
-  raw: Pick<RawRecord, 'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body'> & {
-    credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns'> & { turn: Pick<Turn, 'max_tokens'> };
+  raw: Pick<
+    RawRecord,
+    'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body'
+  > & {
+    credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns'> & {
+      turn: Pick<Turn, 'max_tokens'>;
+    };
   };
   status: ProcessedRecord['status'];
   error: ProcessedRecord['error'];

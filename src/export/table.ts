@@ -51,7 +51,12 @@ export function renderTable(spec: TableSpec): string {
     out.push(' '.repeat(pad) + paint(spec.title, BOLD));
   }
   out.push(rule(b.tl, b.tm, b.tr));
-  out.push(line(spec.columns.map((c) => c.header), BOLD + CYAN));
+  out.push(
+    line(
+      spec.columns.map((c) => c.header),
+      BOLD + CYAN,
+    ),
+  );
   out.push(rule(b.ml, b.mm, b.mr));
   for (const row of spec.rows) {
     const split = spec.columns.map((_, i) => (row[i] ?? '').split('\n'));

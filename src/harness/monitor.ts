@@ -194,9 +194,15 @@ export class HarnessMonitor {
     if (stats && typeof stats.realtime_threads === 'number') {
       const realtime = stats.realtime_threads;
       const raised = stats.raised_threads ?? 0;
-      report.io_threads = { realtime, raised, normal: Math.max(0, this.ioThreads - realtime - raised), realtime_demotions: stats.realtime_demotions ?? 0 };
+      report.io_threads = {
+        realtime,
+        raised,
+        normal: Math.max(0, this.ioThreads - realtime - raised),
+        realtime_demotions: stats.realtime_demotions ?? 0,
+      };
     }
-    if (stats && typeof stats.reads === 'number' && typeof this.source !== 'string') report.reads = readsReport(this.source.readCoalesceUs ?? 0, stats, this.events);
+    if (stats && typeof stats.reads === 'number' && typeof this.source !== 'string')
+      report.reads = readsReport(this.source.readCoalesceUs ?? 0, stats, this.events);
     report.warnings = harnessWarnings(report);
     return report;
   }
@@ -204,7 +210,7 @@ export class HarnessMonitor {
 
 /** The `reads` section from the engine's counters (ns → µs). */
 function readsReport(windowUs: number, s: Record<string, unknown>, events: number): NonNullable<HarnessReport['reads']> {
-  const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : 0);
+  const num = (k: string) => (typeof s[k] === 'number' ? s[k] : 0);
   const reads = num('reads');
   return {
     coalesce_window_us: windowUs,
@@ -238,11 +244,15 @@ export function harnessWarnings(r: HarnessReport): string[] {
     );
   }
   if (r.event_loop_utilization > t.event_loop_utilization) {
-    out.push(`harness: the JS thread was busy ${(r.event_loop_utilization * 100).toFixed(0)}% of the run; the client may be the bottleneck`);
+    out.push(
+      `harness: the JS thread was busy ${(r.event_loop_utilization * 100).toFixed(0)}% of the run; the client may be the bottleneck`,
+    );
   }
   const lag = r.send_schedule_lag_ms;
   if (lag && lag.p99 > t.send_schedule_lag_p99_ms) {
-    out.push(`harness: requests went out behind their schedule (lag p99 ${ms(lag.p99)}, max ${ms(lag.max)}); the server saw less load than asked`);
+    out.push(
+      `harness: requests went out behind their schedule (lag p99 ${ms(lag.p99)}, max ${ms(lag.max)}); the server saw less load than asked`,
+    );
   }
   const d = r.dispatch_delay_ms;
   if (d && d.p99 > t.dispatch_delay_p99_ms) {

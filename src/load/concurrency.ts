@@ -63,7 +63,10 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
   };
 
   // A count below the concurrency needs no more slots than requests (unless a cooldown follows).
-  const slots = spec.requestCount !== null && spec.durationNs === null && spec.cooldownNs === null ? Math.min(concurrency, spec.requestCount) : concurrency;
+  const slots =
+    spec.requestCount !== null && spec.durationNs === null && spec.cooldownNs === null
+      ? Math.min(concurrency, spec.requestCount)
+      : concurrency;
   // Issuing ends when no slot will take another credit; the requests still in flight then are the
   // drain's (benchmark.ts), so a duration's grace period starts at the deadline, not after them.
   await Promise.race([Promise.all(Array.from({ length: slots }, (_, k) => slot(k))), win.issuingOver()]);

@@ -123,7 +123,8 @@ const opt = <T>(v: unknown, parse: (v: unknown) => T): T | null => (v === undefi
 /** `4`, `"4"`, `"1,4,16"` or a repeated flag → a list of values, each checked by `parse`. */
 export function parseList(flag: string, v: number | string | (number | string)[], parse: (flag: string, v: unknown) => number): number[] {
   const items = (Array.isArray(v) ? v : [v]).flatMap((x): (number | string)[] => (typeof x === 'string' ? x.split(',') : [x]));
-  if (items.length === 0 || items.some((x) => typeof x === 'string' && x.trim() === '')) bad(flag, `expected a number or a comma-separated list, got ${JSON.stringify(v)}`);
+  if (items.length === 0 || items.some((x) => typeof x === 'string' && x.trim() === ''))
+    bad(flag, `expected a number or a comma-separated list, got ${JSON.stringify(v)}`);
   return items.map((x) => parse(flag, typeof x === 'string' ? x.trim() : x));
 }
 
@@ -170,7 +171,12 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   const endOff = opt(f['fixed-schedule-end-offset'], (v) => nonNegative('fixed-schedule-end-offset', v));
   const autoOff = f['fixed-schedule-auto-offset'] ?? false;
   if (fixed === true && rateList) conflict('fixed-schedule', 'request-rate');
-  if (fixed === true && sweep) conflict('fixed-schedule', sweep.kind === 'auto' ? 'profile sweep' : sweep.kind === 'rate' ? 'request-rate' : 'concurrency', 'cannot be combined with a sweep of');
+  if (fixed === true && sweep)
+    conflict(
+      'fixed-schedule',
+      sweep.kind === 'auto' ? 'profile sweep' : sweep.kind === 'rate' ? 'request-rate' : 'concurrency',
+      'cannot be combined with a sweep of',
+    );
   if (fixed === false) {
     if (startOff !== null) conflict('fixed-schedule-start-offset', 'no-fixed-schedule');
     if (endOff !== null) conflict('fixed-schedule-end-offset', 'no-fixed-schedule');
@@ -189,7 +195,8 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
       bad('arrival-pattern', `expected one of ${ARRIVAL_PATTERNS.join(', ')}, got ${JSON.stringify(f['arrival-pattern'])}`);
     }
     pattern = f['arrival-pattern'] as ArrivalPattern;
-    if (smooth !== null && pattern !== 'gamma') conflict('arrival-smoothness', `arrival-pattern ${pattern}`, 'only shapes gamma; it cannot be combined with');
+    if (smooth !== null && pattern !== 'gamma')
+      conflict('arrival-smoothness', `arrival-pattern ${pattern}`, 'only shapes gamma; it cannot be combined with');
   } else if (smooth !== null) {
     pattern = 'gamma';
   }
@@ -201,7 +208,8 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   const rateRamp = opt(f['request-rate-ramp-duration'], (v) => positive('request-rate-ramp-duration', v));
   if (rateRamp !== null && !rateDriven) conflict('request-rate-ramp-duration', 'request-rate', 'needs');
   const concRamp = opt(f['concurrency-ramp-duration'], (v) => positive('concurrency-ramp-duration', v));
-  if (concRamp !== null && rate !== null && concurrency_cap === null) conflict('concurrency-ramp-duration', 'concurrency', 'with --request-rate needs');
+  if (concRamp !== null && rate !== null && concurrency_cap === null)
+    conflict('concurrency-ramp-duration', 'concurrency', 'with --request-rate needs');
 
   // Warmup, cooldown, grace.
   const warmupCount = f['warmup-request-count'];
@@ -218,7 +226,8 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   const cancelRate = opt(f['request-cancellation-rate'], (v) => num('request-cancellation-rate', v)) ?? 0;
   if (cancelRate < 0 || cancelRate > 1) bad('request-cancellation-rate', `must be in [0, 1], got ${cancelRate}`);
   const cancelDelay = opt(f['request-cancellation-delay'], (v) => nonNegative('request-cancellation-delay', v));
-  if (cancelDelay !== null && f['request-cancellation-rate'] === undefined) conflict('request-cancellation-delay', 'request-cancellation-rate', 'needs');
+  if (cancelDelay !== null && f['request-cancellation-rate'] === undefined)
+    conflict('request-cancellation-delay', 'request-cancellation-rate', 'needs');
 
   // Stopping a sweep at the SLO knee.
   const stopOnSlo = f['sweep-stop-on-slo'] ?? false;

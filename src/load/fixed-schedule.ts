@@ -117,6 +117,6 @@ export async function runFixedSchedule(spec: PhaseSpec, ctx: ModeContext): Promi
   closed = true;
   const end = process.hrtime.bigint();
   const byDuration = deadline !== null && end >= deadline && (sent < entries.length || openSessions > 0);
-  win.endMeasured(byDuration ? deadline! : end, byDuration ? 'duration' : 'schedule_end');
+  win.endMeasured(byDuration ? deadline : end, byDuration ? 'duration' : 'schedule_end');
   return win.result(end);
 }

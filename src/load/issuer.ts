@@ -118,10 +118,13 @@ export class CreditIssuer {
     let wake: () => void = () => {};
     const armGrace = () => {
       if (graceTimer || graceNs === null) return;
-      graceTimer = setTimeout(() => {
-        graceOver = true;
-        wake();
-      }, Math.ceil(graceNs / 1e6));
+      graceTimer = setTimeout(
+        () => {
+          graceOver = true;
+          wake();
+        },
+        Math.ceil(graceNs / 1e6),
+      );
     };
     if (graceNow) armGrace();
     const off = this.control.onChange(() => {

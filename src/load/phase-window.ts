@@ -139,7 +139,8 @@ export class PhaseWindow {
       start_ns: this.startNs,
       measured_end_ns: this.measuredEndNs ?? issueEndNs,
       issue_end_ns: issueEndNs,
-      reason: this.control.stopped && this.reason !== 'count' && this.reason !== 'duration' ? 'interrupted' : (this.reason ?? 'schedule_end'),
+      reason:
+        this.control.stopped && this.reason !== 'count' && this.reason !== 'duration' ? 'interrupted' : (this.reason ?? 'schedule_end'),
       counters: this.counters,
       cooldown: this.cooldownCounters,
     };

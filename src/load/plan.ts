@@ -64,7 +64,9 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
       autoOffset: l.fixed_schedule_auto_offset,
     });
     if (l.cooldown_duration_s !== null) {
-      throw new InvalidArgumentError('--cooldown-duration: a fixed-schedule replay ends with its trace; add --no-fixed-schedule to run the dataset under a load mode with a cooldown');
+      throw new InvalidArgumentError(
+        '--cooldown-duration: a fixed-schedule replay ends with its trace; add --no-fixed-schedule to run the dataset under a load mode with a cooldown',
+      );
     }
     if (replay.schedule.entries.length === 0) {
       throw new InvalidArgumentError('--fixed-schedule-start-offset: no conversation of the trace falls between the start and end offsets');
@@ -96,7 +98,12 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
     // Its own rate or concurrency when given; else the profiling load (closed loop for a replay).
     let warmupMode: PhaseMode;
     if (l.warmup_request_rate !== null) {
-      warmupMode = { kind: 'rate', arrival: arrivalSpec(cfg, l.warmup_request_rate, 'warmup', null), cap: l.warmup_concurrency, capRampNs: null };
+      warmupMode = {
+        kind: 'rate',
+        arrival: arrivalSpec(cfg, l.warmup_request_rate, 'warmup', null),
+        cap: l.warmup_concurrency,
+        capRampNs: null,
+      };
     } else if (l.warmup_concurrency !== null) {
       warmupMode = { kind: 'concurrency', concurrency: l.warmup_concurrency, rampNs: null };
     } else if (profilingMode.kind === 'rate') {
@@ -122,7 +129,10 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
       warmup,
       profiling,
       graceNs: sToNs(l.grace_period_s),
-      cancellation: l.cancellation_rate > 0 ? { rate: l.cancellation_rate, delayNs: Math.round(l.cancellation_delay_s * 1e9), seed: cfg.random_seed } : null,
+      cancellation:
+        l.cancellation_rate > 0
+          ? { rate: l.cancellation_rate, delayNs: Math.round(l.cancellation_delay_s * 1e9), seed: cfg.random_seed }
+          : null,
     },
     mode,
     connections: Number.isFinite(maxConn) ? maxConn : null,

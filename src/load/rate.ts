@@ -31,10 +31,13 @@ export async function runRate(spec: PhaseSpec, ctx: ModeContext): Promise<IssueR
     issuer.setLimit(() => concurrencyAt(elapsed(), cap, capRampNs));
     // While the cap ramps, re-check the queue as each new slot opens.
     if (capRampNs !== null && cap > 1) {
-      rampTimer = setInterval(() => {
-        issuer.pump();
-        if (elapsed() >= capRampNs && rampTimer) clearInterval(rampTimer);
-      }, Math.max(1, Math.floor(capRampNs / cap / 1e6)));
+      rampTimer = setInterval(
+        () => {
+          issuer.pump();
+          if (elapsed() >= capRampNs && rampTimer) clearInterval(rampTimer);
+        },
+        Math.max(1, Math.floor(capRampNs / cap / 1e6)),
+      );
     }
   }
 

@@ -54,9 +54,7 @@ export function planReplay(conversations: readonly Conversation[], opts: ReplayO
   const minTs = known.length > 0 ? Math.min(...known) : 0;
   const zeroMs = opts.autoOffset ? minTs : (opts.startOffsetMs ?? 0);
   // Stable sort: equal timestamps keep the source's order. Missing ones go first, at the zero.
-  const sorted = stamped
-    .map((s) => ({ ...s, ts: s.ts ?? zeroMs }))
-    .sort((a, b) => a.ts - b.ts || a.order - b.order);
+  const sorted = stamped.map((s) => ({ ...s, ts: s.ts ?? zeroMs })).sort((a, b) => a.ts - b.ts || a.order - b.order);
   const kept = sorted.filter(
     (s) => (opts.startOffsetMs === null || s.ts >= opts.startOffsetMs) && (opts.endOffsetMs === null || s.ts <= opts.endOffsetMs),
   );

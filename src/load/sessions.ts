@@ -48,7 +48,9 @@ export function buildTurn(session: Session, k: number): Turn {
   const plain = conv.turns.length === 1 && !conv.system_prompt;
   if (plain) {
     // A single-turn request: exactly what the dataset gave (messages verbatim, or the prompt).
-    return ct.messages ? { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, messages: ct.messages } : { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens };
+    return ct.messages
+      ? { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, messages: ct.messages }
+      : { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens };
   }
   const messages: ChatMessage[] = [];
   if (conv.system_prompt) messages.push({ role: 'system', content: conv.system_prompt });

@@ -89,10 +89,7 @@ export function defaultRegistry(): MetricRegistry {
 }
 
 /** A metric's display unit and its factor from the base unit, by tag (for per-record exports). */
-export function displayUnitOf(
-  tag: string,
-  registry: MetricRegistry = defaultRegistry(),
-): { unit: DisplayUnit; scale: number } | undefined {
+export function displayUnitOf(tag: string, registry: MetricRegistry = defaultRegistry()): { unit: DisplayUnit; scale: number } | undefined {
   const def = registry.getMetric(tag);
   return def ? { unit: def.display, scale: displayFactor(def.unit, def.display) } : undefined;
 }

@@ -91,7 +91,11 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   if (convention === 'all') {
     // Each tool's definitions side by side, without the network shift or intervals of the main summary.
     summary.conventions = compareConventions(profiling, 'aiperf', (recs, reg, name) =>
-      summarize(recs, { registry: reg, significantDigits: digits, metricOptions: { ...opts.metricOptions, convention: name, confidence: null, network_rtt_ns: null } }),
+      summarize(recs, {
+        registry: reg,
+        significantDigits: digits,
+        metricOptions: { ...opts.metricOptions, convention: name, confidence: null, network_rtt_ns: null },
+      }),
     );
   }
   return finishSummary(summary, profiling, opts.metricOptions ?? {});
@@ -106,13 +110,14 @@ function describe(def: MetricDef) {
  * successful record, and the ERROR_ONLY metrics of error records (record-values.ts). The raw
  * value lists are only built for a run metric that asks for one (`distributions`).
  */
-function runInput(
-  profiling: readonly ProcessedRecord[],
-  registry: MetricRegistry,
-  significantDigits: number,
-): RunMetricInput {
+function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistry, significantDigits: number): RunMetricInput {
   const defs = new Map(registry.recordMetrics().map((d) => [d.tag, d]));
-  const errorOnly = new Set(registry.recordMetrics().filter((d) => (d.flags & MetricFlag.ERROR_ONLY) !== 0).map((d) => d.tag));
+  const errorOnly = new Set(
+    registry
+      .recordMetrics()
+      .filter((d) => (d.flags & MetricFlag.ERROR_ONLY) !== 0)
+      .map((d) => d.tag),
+  );
   const histograms = new Map<string, MetricHistogram>();
   let current: ProcessedRecord | null = null;
   const record = (tag: string, value: MetricValue): void => {

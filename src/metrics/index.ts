@@ -16,6 +16,13 @@ export type {
   TimeWeightedStats,
 } from './core/summary.js';
 export { findMetric } from './core/summary.js';
-export { timeline, TIMELINE_ROWS, type TimelineColumns, type TimelineResult, type TimelineRow, type TimelineRowStats } from './core/timeline.js';
+export {
+  timeline,
+  TIMELINE_ROWS,
+  type TimelineColumns,
+  type TimelineResult,
+  type TimelineRow,
+  type TimelineRowStats,
+} from './core/timeline.js';
 export { summarizeTimeWeighted, timeWeightedWindow } from './core/timeweighted.js';
 export * from './core/types.js';

@@ -10,10 +10,7 @@ import { MetricFlag } from './core/types.js';
  * it is streaming-only and the record is not streaming; when any required tag has no value; when it
  * is error-only and the record is valid (or the reverse); or when it returns a non-finite number.
  */
-export function computeRecordMetrics(
-  r: MetricRecord,
-  registry: MetricRegistry = defaultRegistry(),
-): Map<string, MetricValue> {
+export function computeRecordMetrics(r: MetricRecord, registry: MetricRegistry = defaultRegistry()): Map<string, MetricValue> {
   const out = new Map<string, MetricValue>();
   for (const def of registry.recordMetrics()) {
     const errorOnly = (def.flags & MetricFlag.ERROR_ONLY) !== 0;

@@ -77,11 +77,14 @@ export class FakeDcgm {
     metric('DCGM_FI_DEV_SM_CLOCK', 'gauge', 'SM clock frequency (in MHz).', () => '1980');
     metric('DCGM_FI_DEV_GPU_TEMP', 'gauge', 'GPU temperature (in C).', (g) => String(40 + g));
     metric('DCGM_FI_DEV_POWER_USAGE', 'gauge', 'Power draw (in W).', () => p.toFixed(3));
-    metric('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', 'counter', 'Total energy consumption since boot (in mJ).', () => String(Math.floor(this.energyMj)));
+    metric('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', 'counter', 'Total energy consumption since boot (in mJ).', () =>
+      String(Math.floor(this.energyMj)),
+    );
     metric('DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', () => util.toFixed(0));
     metric('DCGM_FI_DEV_MEM_COPY_UTIL', 'gauge', 'Memory utilization (in %).', () => (util / 2).toFixed(0));
     metric('DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', () => '10240');
-    for (let i = 0; i < malformed; i++) lines.splice(3 + 2 * i, 0, i % 2 ? 'DCGM_FI_DEV_POWER_USAGE{gpu="0" 12' : 'this is not a metric line');
+    for (let i = 0; i < malformed; i++)
+      lines.splice(3 + 2 * i, 0, i % 2 ? 'DCGM_FI_DEV_POWER_USAGE{gpu="0" 12' : 'this is not a metric line');
     const body = Buffer.from(lines.join('\n') + '\n');
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4', 'content-length': body.length });
     res.end(body);

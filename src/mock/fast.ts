@@ -27,7 +27,7 @@ const UNSUPPORTED: [keyof MockOptions, string][] = [
   ['failEvery', 'fail-every'],
   ['failRate', 'fail-rate'],
   ['recordRequests', 'record-requests'],
-  ['specDecodeDraftLen' as keyof MockOptions, 'spec-decode-draft-len'],
+  ['specDecodeDraftLen', 'spec-decode-draft-len'],
 ];
 
 /** Whether `--name` (or `--name=…`) appears in argv. */

@@ -6,8 +6,7 @@ import { specDecodeJson } from './spec-decode.js';
 export const SSE_DONE = 'data: [DONE]\n\n';
 /** The malformed event for --fail-mode malformed: cut off mid-object. */
 export const SSE_MALFORMED = 'data: {"choices": [ {bad\n\n';
-export const SSE_ERROR =
-  'data: {"error": {"message": "mock injected stream error", "type": "server_error", "code": 500}}\n\n';
+export const SSE_ERROR = 'data: {"error": {"message": "mock injected stream error", "type": "server_error", "code": 500}}\n\n';
 
 export function errorBody(message: string, type: string, code: number | null): string {
   return JSON.stringify({ error: { message, type, param: null, code } });
@@ -64,13 +63,7 @@ export class ChunkFormatter {
 }
 
 /** The one JSON body of a non-streaming response. */
-export function completionBody(
-  plan: GenerationPlan,
-  id: string,
-  created: number,
-  content: string,
-  reasoning: string,
-): string {
+export function completionBody(plan: GenerationPlan, id: string, created: number, content: string, reasoning: string): string {
   const model = JSON.stringify(plan.model);
   const usage = usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens);
   const finish = `"finish_reason":"${plan.finishReason}"`;

@@ -53,7 +53,7 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   eosProbability: 0,
   failEvery: 0,
   failRate: 0,
-  failMode: 'http500' as FailMode,
+  failMode: 'http500',
   specDecodeDraftLen: 0,
   specDecodeAcceptance: 0.7,
   recordRequests: null,

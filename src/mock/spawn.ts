@@ -43,8 +43,8 @@ export function spawnMock(args: string[] = [], opts: SpawnMockOptions = {}): Pro
     detached: true,
   });
   let stderrTail = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (s: string) => {
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (s: string) => {
     stderrTail = (stderrTail + s).slice(-STDERR_TAIL_CHARS);
   });
   // If this process dies first, do not leave the mock behind.
@@ -87,8 +87,8 @@ export function spawnMock(args: string[] = [], opts: SpawnMockOptions = {}): Pro
       // Let the stderr pipe drain first so the message carries the child's own error line.
       setImmediate(() => fail(`exited (${signal ?? `code ${code}`}) before listening`));
     });
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (s: string) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (s: string) => {
       if (settled) return; // keep draining so the child never blocks on a full pipe
       stdoutBuf += s;
       let nl: number;

@@ -34,7 +34,7 @@ export interface ResponseContext {
 const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
-}) as OutgoingHttpHeaders;
+});
 
 /**
  * Drop the connection mid-response. A plain close (FIN), not resetAndDestroy(): an RST can make the

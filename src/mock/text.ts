@@ -5,6 +5,7 @@
 // the mock meant to send. Plain lowercase ASCII also means no JSON escaping is ever needed.
 
 /** 128 words (a power of two, so a word is picked from 7 random bits). Checked by test/unit/mock/text.test.ts. */
+// prettier-ignore
 export const VOCAB: readonly string[] = Object.freeze([
   ' the', ' of', ' and', ' to', ' in', ' is', ' that', ' for', ' it', ' as', ' was', ' with',
   ' be', ' by', ' on', ' not', ' he', ' this', ' are', ' or', ' his', ' from', ' at', ' which',

@@ -49,7 +49,12 @@ export class RecordProcessor {
   /** The whole record, counted on this thread: prepare, count, complete. */
   process(raw: RawRecord): ProcessedRecord {
     const { record, texts } = this.prepare(raw);
-    completeRecord(record, countTexts(texts, (t) => this.opts.tokenizer.count(t)), this.opts.registry, this.opts.compareWith);
+    completeRecord(
+      record,
+      countTexts(texts, (t) => this.opts.tokenizer.count(t)),
+      this.opts.registry,
+      this.opts.compareWith,
+    );
     return record;
   }
 
@@ -140,8 +145,7 @@ export class RecordProcessor {
       texts = { input: null, output: null, reasoning: null };
       input_tokens = u?.prompt_tokens ?? null;
       reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
-      output_tokens =
-        valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
+      output_tokens = valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
     const input: MetricRecord = {
       valid,

@@ -13,9 +13,15 @@ const STATUSES = new Set<RecordStatus>(['ok', 'error', 'cancelled']);
 
 /** Quote integer *_ns fields (and chunk_ns lists) so JSON.parse keeps every digit. */
 function quoteStamps(line: string): string {
-  return line
-    .replace(/"(\w+_ns)":(-?\d+)/g, '"$1":"$2"')
-    .replace(/"chunk_ns":\[([-\d,\s]*)\]/, (_m, list: string) => `"chunk_ns":[${list.split(',').filter((x) => x.trim() !== '').map((x) => `"${x.trim()}"`).join(',')}]`);
+  return line.replace(/"(\w+_ns)":(-?\d+)/g, '"$1":"$2"').replace(
+    /"chunk_ns":\[([-\d,\s]*)\]/,
+    (_m, list: string) =>
+      `"chunk_ns":[${list
+        .split(',')
+        .filter((x) => x.trim() !== '')
+        .map((x) => `"${x.trim()}"`)
+        .join(',')}]`,
+  );
 }
 
 function stamp(v: unknown, field: string, where: string): bigint {
@@ -39,7 +45,8 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
   const start_ns = stamp(o.start_ns, 'start_ns', where);
   const end_ns = stamp(o.end_ns, 'end_ns', where);
   const credit_issued_ns = stamp(o.credit_issued_ns, 'credit_issued_ns', where);
-  const targeted_start_ns = o.targeted_start_ns === null || o.targeted_start_ns === undefined ? null : stamp(o.targeted_start_ns, 'targeted_start_ns', where);
+  const targeted_start_ns =
+    o.targeted_start_ns === null || o.targeted_start_ns === undefined ? null : stamp(o.targeted_start_ns, 'targeted_start_ns', where);
   const error = (o.error ?? null) as RecordError | null;
 
   const metrics = new Map<string, MetricValue>();
@@ -50,7 +57,11 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
     const scale = displayFactor(def.unit, def.display);
     const v = entry?.value;
     if (typeof v === 'number') metrics.set(tag, v / scale);
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) metrics.set(tag, (v as number[]).map((x) => x / scale));
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'number'))
+      metrics.set(
+        tag,
+        v.map((x) => x / scale),
+      );
     else throw new InvalidFileError(`${where}: metrics.${tag}.value must be a number or a list of numbers`);
   }
   const num = (tag: string): number | null => {

@@ -13,7 +13,10 @@ export async function analyzeRecords(recordsFile: string, dir: string | undefine
   const summary = summarize(records, digits === undefined ? {} : { significantDigits: digits });
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const outDir = dir ?? path.join(path.dirname(recordsFile), 'analyze');
-  const minStart = profiling.reduce<bigint | null>((m, r) => (m === null || r.raw.credit.credit_issued_ns < m ? r.raw.credit.credit_issued_ns : m), null);
+  const minStart = profiling.reduce<bigint | null>(
+    (m, r) => (m === null || r.raw.credit.credit_issued_ns < m ? r.raw.credit.credit_issued_ns : m),
+    null,
+  );
   const maxEnd = profiling.reduce<bigint | null>((m, r) => (m === null || r.raw.end_ns > m ? r.raw.end_ns : m), null);
   await writeSummaryArtifacts(outDir, summary, {
     config: { analyzed_records: path.resolve(recordsFile) },

@@ -34,7 +34,8 @@ function describeLoad(cfg: RunConfig): string {
   const l = cfg.load;
   if (l.sweep?.kind === 'auto') return `sweep of ${l.sweep.size} points`;
   if (l.sweep) return `sweep over ${l.sweep.kind} ${l.sweep.values.join(', ')}`;
-  if (l.request_rate !== null) return `${l.arrival_pattern} rate ${l.request_rate} req/s${l.concurrency_cap ? `, at most ${l.concurrency_cap} in flight` : ''}`;
+  if (l.request_rate !== null)
+    return `${l.arrival_pattern} rate ${l.request_rate} req/s${l.concurrency_cap ? `, at most ${l.concurrency_cap} in flight` : ''}`;
   return `concurrency ${cfg.concurrency}`;
 }
 
@@ -45,7 +46,9 @@ function onInterrupt(control: RunControl, graceS: number | null): () => void {
     count++;
     if (count === 1) {
       control.stop();
-      log(`interrupted: no new requests; waiting ${graceS === null ? 'without limit' : `up to ${graceS} s`} for those in flight, then writing the exports (Ctrl-C again to cancel them now)`);
+      log(
+        `interrupted: no new requests; waiting ${graceS === null ? 'without limit' : `up to ${graceS} s`} for those in flight, then writing the exports (Ctrl-C again to cancel them now)`,
+      );
     } else if (count === 2) {
       control.cancel();
       log('interrupted again: cancelling the requests in flight and writing the exports (Ctrl-C again to quit now)');
@@ -101,14 +104,24 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       const multi = await runRepeated(cfg, env, prepared!);
       const table = renderAggregateTable(multi.runs, cfg.statistics.confidence, { color: process.stdout.isTTY === true });
       if (table) process.stdout.write('\n' + table + '\n');
-      log(`${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`);
+      log(
+        `${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`,
+      );
       if (multi.runs.length === 0) throw new AllRequestsFailedError(`no run succeeded; see ${dir}`);
       return;
     }
 
     const run = await runOnce(cfg, { ...env, prepared: prepared! });
     const { summary } = run;
-    process.stdout.write('\n' + renderConsole(summary, { color: process.stdout.isTTY === true, width: process.stdout.columns || undefined, showTraceTiming: cfg.metrics.show_trace_timing }) + '\n');
+    process.stdout.write(
+      '\n' +
+        renderConsole(summary, {
+          color: process.stdout.isTTY === true,
+          width: process.stdout.columns || undefined,
+          showTraceTiming: cfg.metrics.show_trace_timing,
+        }) +
+        '\n',
+    );
     const c = summary.counts;
     log(`requests: ${c.issued} issued, ${c.succeeded} succeeded, ${c.errored} errored, ${c.cancelled} cancelled`);
     log(`exports written to ${dir}`);

@@ -40,7 +40,7 @@ export interface BatchResult {
 }
 
 export interface BatchEnv {
-  count(text: string): number;
+  count: (text: string) => number;
   registry: MetricRegistry;
   compareWith?: ReadonlyMap<string, MetricRegistry>;
   level: ExportLevel | null;
@@ -60,7 +60,11 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
       const rec = { metric_input: { ...item.input, token_ns: Array.from(item.tokenNs) }, metrics: new Map() } as unknown as ProcessedRecord;
       completeRecord(rec, counts, env.registry, env.compareWith);
       if (env.level !== null && item.line !== null) text += recordLine({ ...item.line, metrics: rec.metrics }, env.level, units) + '\n';
-      results.push({ counts: [counts.input, counts.output, counts.reasoning], metrics: rec.metrics, convention_metrics: rec.convention_metrics });
+      results.push({
+        counts: [counts.input, counts.output, counts.reasoning],
+        metrics: rec.metrics,
+        convention_metrics: rec.convention_metrics,
+      });
     } catch (err) {
       results.push(err instanceof Error ? err.message : String(err));
     }

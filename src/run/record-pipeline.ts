@@ -24,7 +24,7 @@ export interface PipelineOptions {
   workers: number;
   tokenizerPath: string;
   /** Main-thread counter, for the fallback (the run's TextTokenizer.count). */
-  count(text: string): number;
+  count: (text: string) => number;
   convention: ConventionChoice;
   registry: MetricRegistry;
   compareWith?: ReadonlyMap<string, MetricRegistry>;
@@ -225,7 +225,7 @@ export class RecordPipeline {
       this.settle(b, processBatch(b.req, this.mainEnv));
       return;
     }
-    let slot = live[0] as Slot;
+    let slot = live[0];
     for (const s of live) if (s.inFlight.size < slot.inFlight.size) slot = s;
     b.worker = slot;
     slot.inFlight.add(b);
@@ -246,10 +246,10 @@ export class RecordPipeline {
   private settle(b: Batch, res: BatchResult): void {
     let failed = false;
     res.results.forEach((r, i) => {
-      const rec = b.recs[i] as ProcessedRecord;
+      const rec = b.recs[i];
       if (typeof r === 'string') {
         failed = true;
-        this.fail(rec, b.req.items[i] as WorkItem, `record processing failed: ${r}`);
+        this.fail(rec, b.req.items[i], `record processing failed: ${r}`);
         return;
       }
       const m = rec.metric_input;
@@ -270,7 +270,7 @@ export class RecordPipeline {
     if (level === undefined) return '';
     let text = '';
     b.req.items.forEach((item, i) => {
-      const rec = b.recs[i] as ProcessedRecord;
+      const rec = b.recs[i];
       if (item.line === null) return;
       text += recordLine({ ...item.line, metrics: rec.metrics }, level, displayUnitOf) + '\n';
     });
@@ -318,7 +318,7 @@ export class RecordPipeline {
       }
     }
     for (const b of [...slot.inFlight].sort((x, y) => x.req.id - y.req.id)) {
-      b.req.items.forEach((item, k) => this.fail(b.recs[k] as ProcessedRecord, item, `${why} (its records are lost)`));
+      b.req.items.forEach((item, k) => this.fail(b.recs[k], item, `${why} (its records are lost)`));
       b.result = { id: b.req.id, results: [], text: this.linesOf(b) };
     }
     slot.inFlight.clear();
@@ -326,7 +326,7 @@ export class RecordPipeline {
   }
 
   private writeReady(): void {
-    while (this.queue.length > 0 && (this.queue[0] as Batch).result !== null) {
+    while (this.queue.length > 0 && this.queue[0].result !== null) {
       const b = this.queue.shift() as Batch;
       const text = (b.result as BatchResult).text;
       if (text !== '') this.file()?.write(text);

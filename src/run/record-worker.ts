@@ -22,7 +22,9 @@ if (!port) throw new Error('run/record-worker.ts runs only as a worker thread');
 
 // The same registries CatalogueRun.processorOptions gives the main thread's RecordProcessor.
 const compareWith =
-  init.convention === 'all' ? new Map(CONVENTION_NAMES.filter((n) => n !== 'aiperf').map((n) => [n, comparisonRegistry(n)] as const)) : undefined;
+  init.convention === 'all'
+    ? new Map(CONVENTION_NAMES.filter((n) => n !== 'aiperf').map((n) => [n, comparisonRegistry(n)] as const))
+    : undefined;
 const ready: Promise<BatchEnv> = createTokenCounter(init.tokenizerPath, init.forceCounter).then((counter) => ({
   count: counter.count,
   registry: registryFor(init.convention),
@@ -30,7 +32,10 @@ const ready: Promise<BatchEnv> = createTokenCounter(init.tokenizerPath, init.for
   level: init.level,
 }));
 
-ready.then(() => port.postMessage({ ready: true }), () => {});
+ready.then(
+  () => port.postMessage({ ready: true }),
+  () => {},
+);
 // A tokenizer this thread cannot load is not a crash: the main thread counts instead, nothing lost.
 ready.catch((err: unknown) => {
   port.postMessage({ initFailed: err instanceof Error ? err.message : String(err) });
@@ -39,11 +44,14 @@ ready.catch((err: unknown) => {
 
 let batches = 0;
 port.on('message', (req: BatchRequest) => {
-  void ready.then((env) => {
-    batches++;
-    if (init.crashAtBatch !== undefined && batches === init.crashAtBatch) {
-      throw new Error(`test hook: record worker crashes on batch ${batches}`);
-    }
-    port.postMessage(processBatch(req, env));
-  }, () => {});
+  void ready.then(
+    (env) => {
+      batches++;
+      if (init.crashAtBatch !== undefined && batches === init.crashAtBatch) {
+        throw new Error(`test hook: record worker crashes on batch ${batches}`);
+      }
+      port.postMessage(processBatch(req, env));
+    },
+    () => {},
+  );
 });

@@ -44,7 +44,12 @@ function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
  * The run's source and plan. Everything that can be wrong with the dataset, or with the flags
  * given that dataset, is raised here (InvalidArgumentError / InvalidFileError), before any request.
  */
-export async function prepareRun(cfg: RunConfig, tokenizer: TextTokenizer, log: (msg: string) => void, source?: ConversationSource): Promise<PreparedRun> {
+export async function prepareRun(
+  cfg: RunConfig,
+  tokenizer: TextTokenizer,
+  log: (msg: string) => void,
+  source?: ConversationSource,
+): Promise<PreparedRun> {
   // A fresh source per run, so every sweep point sends the same conversations in the same order.
   const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
   return { source: src, resolved: buildPlan(cfg, src) };
@@ -56,10 +61,14 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const { plan, mode, connections, replay } = resolved;
   if (replay) {
     if (replay.outOfOrder > 0) env.log(`warning: ${replay.outOfOrder} trace entries are out of time order; replaying in time order`);
-    if (replay.missingTimestamp > 0) env.log(`warning: ${replay.missingTimestamp} conversations have no timestamp; sent at the schedule start`);
+    if (replay.missingTimestamp > 0)
+      env.log(`warning: ${replay.missingTimestamp} conversations have no timestamp; sent at the schedule start`);
     if (replay.skipped > 0) env.log(`fixed schedule: ${replay.skipped} conversations outside the start/end offsets are skipped`);
     const first = replay.schedule.entries[0].offsetNs / 1e9;
-    if (first > 60) env.log(`fixed schedule: the first request is due ${first.toFixed(0)} s after the start (--fixed-schedule-auto-offset starts at the first timestamp)`);
+    if (first > 60)
+      env.log(
+        `fixed schedule: the first request is due ${first.toFixed(0)} s after the start (--fixed-schedule-auto-offset starts at the first timestamp)`,
+      );
   }
 
   const adapter = adapterFor(cfg.endpoint_type);
@@ -112,7 +121,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   await pipeline.ready();
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
-  let harnessReport: HarnessReport | null = null;
+  let harnessReport: HarnessReport;
   try {
     result = await runBenchmark(
       // The native engine stamps on its own threads, so the pacer may nap instead of spinning.
@@ -127,7 +136,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
             prepared = processor.prepare(raw);
           } catch (err) {
             // A processing bug must not lose the request: it becomes an error record (error.type _OTHER).
-            prepared = processor.prepare({ ...raw, status: 'error', error: { type: '_OTHER', message: String(err), http_status: raw.http_status } });
+            prepared = processor.prepare({
+              ...raw,
+              status: 'error',
+              error: { type: '_OTHER', message: String(err), http_status: raw.http_status },
+            });
           }
           const rec = prepared.record;
           if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
@@ -155,7 +168,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     for (const w of harnessReport.warnings) env.log(w);
     await close();
     if (telemetry && result.profiling) {
-      gpu = await telemetry.finish({ start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns }, mode === 'concurrency' ? cfg.concurrency : null, env.dir);
+      gpu = await telemetry.finish(
+        { start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns },
+        mode === 'concurrency' ? cfg.concurrency : null,
+        env.dir,
+      );
     }
   } finally {
     progress?.stop();

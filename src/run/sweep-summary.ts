@@ -62,7 +62,8 @@ const COLUMNS: (keyof SweepRow)[] = [
 ];
 
 export function renderSweepCsv(rows: readonly SweepRow[]): string {
-  const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'number' ? String(Number(v.toFixed(4))) : csvField(String(v)));
+  const cell = (v: unknown) =>
+    v === null || v === undefined ? '' : typeof v === 'number' ? String(Number(v.toFixed(4))) : csvField(String(v));
   return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
 }
 
@@ -74,8 +75,21 @@ export async function writeSweepSummary(
   await fs.mkdir(dir, { recursive: true });
   const json = path.join(dir, SWEEP_JSON);
   const csv = path.join(dir, SWEEP_CSV);
-  const units = { achieved_request_rate: 'requests/s', target_request_rate: 'requests/s', ttft: 'ms', itl: 'ms', output_token_throughput: 'tokens/s', goodput: 'requests/s' };
-  await fs.writeFile(json, stringifyWithBigInt({ schema_version: 1, sweep: meta.sweep, planned_points: meta.planned_points, stopped: meta.stopped, units, points: rows }, 2) + '\n');
+  const units = {
+    achieved_request_rate: 'requests/s',
+    target_request_rate: 'requests/s',
+    ttft: 'ms',
+    itl: 'ms',
+    output_token_throughput: 'tokens/s',
+    goodput: 'requests/s',
+  };
+  await fs.writeFile(
+    json,
+    stringifyWithBigInt(
+      { schema_version: 1, sweep: meta.sweep, planned_points: meta.planned_points, stopped: meta.stopped, units, points: rows },
+      2,
+    ) + '\n',
+  );
   await fs.writeFile(csv, renderSweepCsv(rows));
   return [json, csv];
 }

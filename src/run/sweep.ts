@@ -44,7 +44,13 @@ export function nextPoint(load: LoadConfig, done: readonly { point: SweepPoint; 
   if (s.kind === 'concurrency') return { index: i, strategy: 'concurrency', concurrency: s.values[i], rate: null };
   if (s.kind === 'rate') return { index: i, strategy: 'rate', concurrency: load.concurrency_cap, rate: s.values[i] };
   if (i === 0) return { index: 0, strategy: 'synchronous', concurrency: 1, rate: null };
-  if (i === 1) return { index: 1, strategy: 'throughput', concurrency: load.concurrency_cap ?? LOAD_DEFAULTS.sweep_throughput_concurrency, rate: null };
+  if (i === 1)
+    return {
+      index: 1,
+      strategy: 'throughput',
+      concurrency: load.concurrency_cap ?? LOAD_DEFAULTS.sweep_throughput_concurrency,
+      rate: null,
+    };
   const sync = done[0].requestRate;
   const max = done[1].requestRate;
   if (sync === null || max === null || !(sync > 0) || !(max > 0)) return null;
@@ -118,13 +124,18 @@ export async function runSweep(
     if (point === null) {
       if (done.length < total) {
         stopped = 'no_rate';
-        env.log('sweep: the synchronous or throughput run measured no request rate (no request succeeded); the rate points cannot be placed');
+        env.log(
+          'sweep: the synchronous or throughput run measured no request rate (no request succeeded); the rate points cannot be placed',
+        );
       }
       break;
     }
     const label = pointLabel(point);
     const dir = path.join(env.dir, label);
-    const what = point.rate === null ? `concurrency ${point.concurrency}` : `rate ${point.rate.toFixed(2)} req/s${point.concurrency ? `, cap ${point.concurrency}` : ''}`;
+    const what =
+      point.rate === null
+        ? `concurrency ${point.concurrency}`
+        : `rate ${point.rate.toFixed(2)} req/s${point.concurrency ? `, cap ${point.concurrency}` : ''}`;
     env.log(`sweep point ${point.index + 1}/${total} (${point.strategy}, ${what}) → ${dir}`);
     const outcome = await runOnce(pointConfig(cfg, point), {
       ...env,
@@ -140,10 +151,13 @@ export async function runSweep(
     );
     if (cfg.load.sweep_stop_on_slo && cfg.load.slo_attainment_fraction !== null) {
       if (row.good_request_fraction === null) {
-        if (!warnedNoFraction) env.log('sweep: no good-request fraction (set SLOs with --goodput); --sweep-stop-on-slo cannot stop the sweep');
+        if (!warnedNoFraction)
+          env.log('sweep: no good-request fraction (set SLOs with --goodput); --sweep-stop-on-slo cannot stop the sweep');
         warnedNoFraction = true;
       } else if (row.good_request_fraction < cfg.load.slo_attainment_fraction) {
-        env.log(`sweep: point ${point.index + 1} met its SLOs for ${(row.good_request_fraction * 100).toFixed(1)} % of requests (< ${(cfg.load.slo_attainment_fraction * 100).toFixed(1)} %); stopping`);
+        env.log(
+          `sweep: point ${point.index + 1} met its SLOs for ${(row.good_request_fraction * 100).toFixed(1)} % of requests (< ${(cfg.load.slo_attainment_fraction * 100).toFixed(1)} %); stopping`,
+        );
         stopped = 'slo';
         break;
       }

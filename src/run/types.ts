@@ -20,7 +20,7 @@ export interface RunEnv {
   source?: ConversationSource;
   /** A source and plan already checked (prepareRun), so bad input surfaced before anything started. */
   prepared?: PreparedRun;
-  log(msg: string): void;
+  log: (msg: string) => void;
   progress?: ProgressLine | null;
   /** Extra top-level fields for profile_export.json (e.g. the sweep point). */
   extra?: Record<string, unknown>;

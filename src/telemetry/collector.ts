@@ -44,7 +44,11 @@ export class GpuTelemetry {
     if (wantNvml || wantAmd) {
       const nv = nvmlLibrary(env);
       const amd = amdsmiLibrary(env);
-      poller = new NativeGpuPoller({ nvml: wantNvml ? nv.paths : [], amdsmi: wantAmd ? amd.paths : [], intervalMs: cfg.sample_interval_ms });
+      poller = new NativeGpuPoller({
+        nvml: wantNvml ? nv.paths : [],
+        amdsmi: wantAmd ? amd.paths : [],
+        intervalMs: cfg.sample_interval_ms,
+      });
       const libs = poller.libraries();
       for (const [what, choice, status, asked, inventory] of [
         ['NVML', nv, libs.nvidia, cfg.nvml, nvmlInventory],
@@ -88,7 +92,8 @@ export class GpuTelemetry {
           failed: null,
         });
       }
-      for (const inv of inventories) if (!inv.ok) problems.push(`GPU inventory from ${inv.path} unavailable (${inv.message}); sampling goes on`);
+      for (const inv of inventories)
+        if (!inv.ok) problems.push(`GPU inventory from ${inv.path} unavailable (${inv.message}); sampling goes on`);
       poller.start();
     }
     if (!t.available()) {
@@ -135,7 +140,9 @@ export class GpuTelemetry {
       for (const [k, v] of s.seriesMap()) this.series.set(k, v);
       if (s.stats.malformed_lines > 0) this.warn(`DCGM exporter ${s.url}: ${s.stats.malformed_lines} malformed lines skipped`);
       if (s.stats.failed_scrapes > 0) {
-        this.warn(`DCGM exporter ${s.url}: ${s.stats.failed_scrapes} of ${s.stats.scrapes + s.stats.failed_scrapes} scrapes failed (last: ${s.stats.last_error})`);
+        this.warn(
+          `DCGM exporter ${s.url}: ${s.stats.failed_scrapes} of ${s.stats.scrapes + s.stats.failed_scrapes} scrapes failed (last: ${s.stats.last_error})`,
+        );
       }
     }
   }

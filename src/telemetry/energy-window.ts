@@ -116,7 +116,13 @@ export interface GpuWindowEnergy {
   samples_in_window: number;
 }
 
-export function gpuWindowEnergy(t: BigInt64Array, powerW: Float64Array, energyJ: Float64Array, w: TimeWindow, graceNs: bigint): GpuWindowEnergy {
+export function gpuWindowEnergy(
+  t: BigInt64Array,
+  powerW: Float64Array,
+  energyJ: Float64Array,
+  w: TimeWindow,
+  graceNs: bigint,
+): GpuWindowEnergy {
   const counter = counterEnergyJ(t, energyJ, w, graceNs);
   const integrated = integratedEnergyJ(t, powerW, w, graceNs);
   let inWindow = 0;

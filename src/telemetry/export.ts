@@ -19,7 +19,11 @@ function num(v: number): string {
  * One line per sample: {"gpu","vendor","t_ns",power_w,energy_j,gpu_util_pct,mem_util_pct,
  * mem_used_bytes,temp_c,sm_clock_mhz}; fields a GPU did not report are null. GPU by GPU, in time order.
  */
-export async function writeGpuTelemetryJsonl(file: string, gpus: readonly GpuInfo[], series: ReadonlyMap<string, GpuSeries>): Promise<number> {
+export async function writeGpuTelemetryJsonl(
+  file: string,
+  gpus: readonly GpuInfo[],
+  series: ReadonlyMap<string, GpuSeries>,
+): Promise<number> {
   const out = fs.createWriteStream(file);
   let lines = 0;
   let chunk = '';
@@ -47,7 +51,17 @@ export async function writeGpuTelemetryJsonl(file: string, gpus: readonly GpuInf
 
 export interface TelemetrySection {
   window: { start_ns: bigint; end_ns: bigint };
-  gpus: Array<GpuInfo & { grace_ns: bigint; energy_j: number | null; energy_source: string | null; mean_power_w: number | null; counter_energy_j: number | null; integrated_energy_j: number | null; samples_in_window: number }>;
+  gpus: Array<
+    GpuInfo & {
+      grace_ns: bigint;
+      energy_j: number | null;
+      energy_source: string | null;
+      mean_power_w: number | null;
+      counter_energy_j: number | null;
+      integrated_energy_j: number | null;
+      samples_in_window: number;
+    }
+  >;
   vendors: EnergyJoin['input']['vendors'];
   poller: PollerReport | null;
   dcgm: DcgmStats[];

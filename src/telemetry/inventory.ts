@@ -34,7 +34,14 @@ function withLibrary<T>(path: string, fn: (lib: FfiLibrary) => T): T | { ok: fal
   try {
     lib = new FfiLibrary(path);
   } catch (err) {
-    return { ok: false, path, message: String((err as Error).message).split('\n').pop()!.trim() };
+    return {
+      ok: false,
+      path,
+      message: String((err as Error).message)
+        .split('\n')
+        .pop()!
+        .trim(),
+    };
   }
   try {
     return fn(lib);
@@ -56,7 +63,15 @@ export function nvmlInventory(path: string): Inventory {
       const devices: InventoryDevice[] = [];
       for (let i = 0; i < cnt.readUInt32LE(0); i++) {
         const hb = Buffer.alloc(8);
-        const d: InventoryDevice = { vendor: 'nvidia', index: i, name: null, uuid: null, pci_bus_id: null, power_limit_w: null, driver_version: driver };
+        const d: InventoryDevice = {
+          vendor: 'nvidia',
+          index: i,
+          name: null,
+          uuid: null,
+          pci_bus_id: null,
+          power_limit_w: null,
+          driver_version: driver,
+        };
         devices.push(d);
         if (lib.call('nvmlDeviceGetHandleByIndex_v2', I32, [U32, BUF], [i, hb]) !== 0) continue;
         const h = handleAt(hb, 0);
@@ -73,7 +88,7 @@ export function nvmlInventory(path: string): Inventory {
     } finally {
       lib.call('nvmlShutdown', I32, [], []);
     }
-  }) as Inventory;
+  });
 }
 
 // amdsmi.h: AMDSMI_INIT_AMD_GPUS = 1 << 1; AMD_GPU = 1 (processor_type_t). Struct buffers are
@@ -102,7 +117,8 @@ export function amdsmiInventory(path: string): Inventory {
       const nsock = Buffer.alloc(4);
       nsock.writeUInt32LE(MAX_HANDLES);
       const socks = Buffer.alloc(8 * MAX_HANDLES);
-      if (lib.call('amdsmi_get_socket_handles', I32, [BUF, BUF], [nsock, socks]) !== 0) return { ok: false, path, message: 'amdsmi_get_socket_handles failed' };
+      if (lib.call('amdsmi_get_socket_handles', I32, [BUF, BUF], [nsock, socks]) !== 0)
+        return { ok: false, path, message: 'amdsmi_get_socket_handles failed' };
       for (let s = 0; s < Math.min(nsock.readUInt32LE(0), MAX_HANDLES); s++) {
         const nproc = Buffer.alloc(4);
         nproc.writeUInt32LE(MAX_HANDLES);
@@ -117,7 +133,15 @@ export function amdsmiInventory(path: string): Inventory {
         }
       }
       const devices = handles.map((h, index): InventoryDevice => {
-        const d: InventoryDevice = { vendor: 'amd', index, name: null, uuid: null, pci_bus_id: null, power_limit_w: null, driver_version: null };
+        const d: InventoryDevice = {
+          vendor: 'amd',
+          index,
+          name: null,
+          uuid: null,
+          pci_bus_id: null,
+          power_limit_w: null,
+          driver_version: null,
+        };
         const asic = Buffer.alloc(STRUCT_BUF);
         if (lib.call('amdsmi_get_gpu_asic_info', I32, [H, BUF], [h, asic]) === 0) d.name = cString(asic, 0, 256) || null;
         const len = Buffer.alloc(4);
@@ -130,12 +154,13 @@ export function amdsmiInventory(path: string): Inventory {
         if (lib.call('amdsmi_get_gpu_driver_info', I32, [H, BUF], [h, drv]) === 0) d.driver_version = cString(drv, 0, 256) || null;
         const cap = Buffer.alloc(256);
         // amdsmi_power_cap_info_t.power_cap: microwatts, the struct's first field.
-        if (lib.call('amdsmi_get_power_cap_info', I32, [H, U32, BUF], [h, 0, cap]) === 0) d.power_limit_w = Number(cap.readBigUInt64LE(0)) / 1e6;
+        if (lib.call('amdsmi_get_power_cap_info', I32, [H, U32, BUF], [h, 0, cap]) === 0)
+          d.power_limit_w = Number(cap.readBigUInt64LE(0)) / 1e6;
         return d;
       });
       return { ok: true, path, devices };
     } finally {
       lib.call('amdsmi_shut_down', I32, [], []);
     }
-  }) as Inventory;
+  });
 }

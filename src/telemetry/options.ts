@@ -14,7 +14,8 @@ function bad(flag: string, msg: string): never {
 /** The sampling interval: an integer >= 1 (ms); absent means the default. */
 export function parseSampleInterval(v: unknown): number {
   if (v === undefined) return DEFAULT_SAMPLE_INTERVAL_MS;
-  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v)) bad('gpu-sample-interval-ms', `expected an integer, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v))
+    bad('gpu-sample-interval-ms', `expected an integer, got ${String(v)}`);
   if (v < 1) bad('gpu-sample-interval-ms', `must be at least 1, got ${v}`);
   return v;
 }
@@ -52,7 +53,11 @@ export function parseGpuTelemetry(values: readonly unknown[] | undefined, interv
     else if (v === 'amdsmi') cfg.amdsmi = true;
     else if (v === 'dcgm') cfg.dcgm_urls.push(DEFAULT_DCGM_URL);
     else if (v.startsWith('dcgm=')) {
-      const urls = v.slice(5).split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const urls = v
+        .slice(5)
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       if (urls.length === 0) bad('gpu-telemetry', 'dcgm= needs at least one URL');
       for (const u of urls) cfg.dcgm_urls.push(parseDcgmUrl(u));
     } else bad('gpu-telemetry', `expected nvml, amdsmi, auto, dcgm or dcgm=URL[,URL...], got ${JSON.stringify(v)}`);

@@ -28,7 +28,12 @@ export class GpuSeries {
   }
 
   /** Appends row `i` of column arrays (the native batch layout) with per-field scale factors. */
-  pushColumns(t_ns: bigint, row: number, columns: Partial<Record<SeriesField, Float64Array>>, scale: Partial<Record<SeriesField, number>>): void {
+  pushColumns(
+    t_ns: bigint,
+    row: number,
+    columns: Partial<Record<SeriesField, Float64Array>>,
+    scale: Partial<Record<SeriesField, number>>,
+  ): void {
     if (this.n === this.t.length) this.grow();
     this.t[this.n] = t_ns;
     for (const f of SERIES_FIELDS) {

@@ -39,15 +39,7 @@ export interface GpuInfo {
 }
 
 /** Column names of a GPU time series, in jsonl order. */
-export const SERIES_FIELDS = [
-  'power_w',
-  'energy_j',
-  'gpu_util_pct',
-  'mem_util_pct',
-  'mem_used_bytes',
-  'temp_c',
-  'sm_clock_mhz',
-] as const;
+export const SERIES_FIELDS = ['power_w', 'energy_j', 'gpu_util_pct', 'mem_util_pct', 'mem_used_bytes', 'temp_c', 'sm_clock_mhz'] as const;
 export type SeriesField = (typeof SERIES_FIELDS)[number];
 
 /** A sample's values by field; NaN where the GPU did not report. */

@@ -14,7 +14,7 @@ export type CounterKind = 'tiktoken-cl100k' | 'huggingface';
 export interface TokenCounter {
   readonly kind: CounterKind;
   /** Tokens in `text`, without special tokens added (the same count as TextTokenizer.count). */
-  count(text: string): number;
+  count: (text: string) => number;
   /** Frees WASM memory; the counter is unusable afterwards. */
   free(): void;
 }
@@ -49,7 +49,7 @@ function byteLevelDecoder(): Map<string, number> {
       cs.push(256 + n++);
     }
   }
-  return new Map(bs.map((b, i) => [String.fromCodePoint(cs[i] as number), b]));
+  return new Map(bs.map((b, i) => [String.fromCodePoint(cs[i]), b]));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -130,7 +130,7 @@ function tiktokenCounter(enc: TiktokenEncoding): TokenCounter {
 export async function createTokenCounter(tokenizerPath: string, force?: 'huggingface'): Promise<TokenCounter> {
   if (force !== 'huggingface') {
     const text = await readFile(tokenizerPath, 'utf8');
-    const { get_encoding } = requireCjs('tiktoken') as { get_encoding(name: string): TiktokenEncoding };
+    const { get_encoding } = requireCjs('tiktoken') as { get_encoding: (name: string) => TiktokenEncoding };
     const enc = get_encoding('cl100k_base');
     const sha = createHash('sha256').update(text).digest('hex');
     // The full check parses 4 MB and walks 100k tokens: skipped for files already proven.

@@ -40,9 +40,7 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
   const json = await readJson(tokenizerPath, spec, 'tokenizer file');
   // Checked here rather than left to the library so the message says what the file is missing.
   if (!isObject(json) || !isObject(json.model)) {
-    throw new TokenizerLoadError(
-      `tokenizer '${spec}': ${tokenizerPath} is not a tokenizer.json (no "model" object)`,
-    );
+    throw new TokenizerLoadError(`tokenizer '${spec}': ${tokenizerPath} is not a tokenizer.json (no "model" object)`);
   }
   const config = configPath ? await readJson(configPath, spec, 'tokenizer config') : {};
   if (!isObject(config)) {
@@ -55,9 +53,7 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
     // The library builds some parts lazily; one round trip surfaces a broken file now, not mid-run.
     tok.decode(tok.encode('servebench check', { add_special_tokens: false }).ids);
   } catch (err) {
-    throw new TokenizerLoadError(
-      `tokenizer '${spec}': ${tokenizerPath} is not a usable tokenizer (${describe(err)})`,
-    );
+    throw new TokenizerLoadError(`tokenizer '${spec}': ${tokenizerPath} is not a usable tokenizer (${describe(err)})`);
   }
 
   const encode = (text: string): number[] => tok.encode(text, { add_special_tokens: false }).ids;

@@ -106,11 +106,10 @@ export function buildTokenPool(tok: TextTokenizer): TokenPool {
     lead,
   });
   if (!strs) return verified();
-  for (let i = 0; i < L; i++) off[i + 1] = (off[i] as number) + (strs[i] as string).length;
+  for (let i = 0; i < L; i++) off[i + 1] = off[i] + strs[i].length;
 
   /** Real text whose encoding is `virtual`'s tokens: drops the space such tokenizers add back. */
-  const real = (virtual: string): string | null =>
-    virtual.startsWith(lead) ? virtual.slice(lead.length) : null;
+  const real = (virtual: string): string | null => (virtual.startsWith(lead) ? virtual.slice(lead.length) : null);
   const encodes = (virtual: string, expected: number[]): boolean => {
     const r = real(virtual);
     return r !== null && sameIds(tok.encode(r), expected);
@@ -121,7 +120,7 @@ export function buildTokenPool(tok: TextTokenizer): TokenPool {
   if (!encodes(text + text, ids.concat(ids))) return verified();
 
   const wordStart = (i: number): boolean => {
-    const s = tokStrs[mod(i, L)] as string;
+    const s = tokStrs[mod(i, L)];
     return s.length > 1 && s[0] === ' ' && s[1] !== ' ';
   };
   const cycText = (a: number, b: number): string => {
@@ -131,7 +130,7 @@ export function buildTokenPool(tok: TextTokenizer): TokenPool {
   };
   const cycIds = (a: number, b: number): number[] => {
     const out: number[] = [];
-    for (let i = a; i < b; i++) out.push(ids[mod(i, L)] as number);
+    for (let i = a; i < b; i++) out.push(ids[mod(i, L)]);
     return out;
   };
   const windowHolds = (a: number, b: number): boolean => encodes(cycText(a, b), cycIds(a, b));

@@ -223,7 +223,7 @@ function midsOf(pool: TokenPool, code: bigint, k: number): string[] {
   const out: string[] = [];
   let c = code;
   for (let i = 0; i < k; i++) {
-    out.push(pool.mids[Number(c % M)] as string);
+    out.push(pool.mids[Number(c % M)]);
     c /= M;
   }
   return out;
@@ -234,7 +234,7 @@ function cleanStart(pool: TokenPool, pick: number, n: number): number | null {
   const L = pool.ids.length;
   const S = pool.starts.length;
   for (let k = 0; k < S; k++) {
-    const s = pool.starts[(pick + k) % S] as number;
+    const s = pool.starts[(pick + k) % S];
     if (pool.endOk[(s + n) % L]) return s;
   }
   return null;

@@ -74,18 +74,18 @@ function slicedPrompt(pool: TokenPool, n: number, counter: bigint, salt: bigint,
   const M = BigInt(pool.mids.length);
   const modulus = n === 1 ? H : n === 2 ? H * M : H * M * M;
   const code = prefixCode(counter, salt, modulus);
-  const head = pool.heads[Number(code % H)] as string;
+  const head = pool.heads[Number(code % H)];
   if (n === 1) return head;
-  const mid1 = pool.mids[Number((code / H) % M)] as string;
+  const mid1 = pool.mids[Number((code / H) % M)];
   if (n === 2) return head + mid1;
-  const prefix = head + mid1 + (pool.mids[Number(code / H / M)] as string);
+  const prefix = head + mid1 + pool.mids[Number(code / H / M)];
   const body = n - 3;
   if (body === 0) return prefix;
   const L = pool.ids.length;
   const S = pool.starts.length;
   // Walk forward from the random start until the cut at the far end is a clean one.
   for (let k = 0; k < S; k++) {
-    const s = pool.starts[(pick + k) % S] as number;
+    const s = pool.starts[(pick + k) % S];
     if (pool.endOk[(s + body) % L]) return prefix + bodyText(pool, s, body);
   }
   return null;
@@ -94,20 +94,18 @@ function slicedPrompt(pool: TokenPool, n: number, counter: bigint, salt: bigint,
 export function cycIds(pool: TokenPool, from: number, n: number): number[] {
   const L = pool.ids.length;
   const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = pool.ids[(from + i) % L] as number;
+  for (let i = 0; i < n; i++) out[i] = pool.ids[(from + i) % L];
   return out;
 }
 
 /** Generic path: decode candidate ids, then re-encode and trim/extend until the count is exact. */
-export function verifiedPrompt(
-  tok: TextTokenizer, pool: TokenPool, n: number, counter: bigint, salt: bigint, pick: number,
-): string | null {
+export function verifiedPrompt(tok: TextTokenizer, pool: TokenPool, n: number, counter: bigint, salt: bigint, pick: number): string | null {
   const U = BigInt(pool.uniqueIds.length);
   const k = Math.min(n, 3);
   let code = prefixCode(counter, salt, U ** BigInt(k));
   const ids: number[] = [];
   for (let i = 0; i < k; i++) {
-    ids.push(pool.uniqueIds[Number(code % U)] as number);
+    ids.push(pool.uniqueIds[Number(code % U)]);
     code /= U;
   }
   let next = pick % pool.ids.length;
@@ -180,8 +178,6 @@ export class PromptSynthesizer {
       const text = verifiedPrompt(this.tok, pool, tokens, counter, this.salt, pick);
       if (text !== null) return text;
     }
-    throw new TokenizerLoadError(
-      `tokenizer '${this.tok.name}': cannot synthesize a prompt of exactly ${tokens} tokens`,
-    );
+    throw new TokenizerLoadError(`tokenizer '${this.tok.name}': cannot synthesize a prompt of exactly ${tokens} tokens`);
   }
 }

@@ -113,7 +113,13 @@ export class NativeTransport implements Transport {
     return new Promise<RawRecord>((resolve) => {
       if (this.closed) {
         const now = process.hrtime.bigint();
-        resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: 'the transport is closed', http_status: null }));
+        resolve(
+          this.record(credit, req, now, now, 0, 0, null, [], [], [], {
+            type: 'cancelled',
+            message: 'the transport is closed',
+            http_status: null,
+          }),
+        );
         return;
       }
       let head: string;
@@ -121,7 +127,13 @@ export class NativeTransport implements Transport {
         head = this.renderHead(req);
       } catch (err) {
         const now = process.hrtime.bigint();
-        resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'connection', message: (err as Error).message, http_status: null }));
+        resolve(
+          this.record(credit, req, now, now, 0, 0, null, [], [], [], {
+            type: 'connection',
+            message: (err as Error).message,
+            http_status: null,
+          }),
+        );
         return;
       }
       const id = this.nextId;
@@ -133,7 +145,13 @@ export class NativeTransport implements Transport {
         if (signal.aborted) {
           this.pending.delete(id);
           const now = process.hrtime.bigint();
-          resolve(this.record(credit, req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: CANCELLED_ON_PURPOSE, http_status: null }));
+          resolve(
+            this.record(credit, req, now, now, 0, 0, null, [], [], [], {
+              type: 'cancelled',
+              message: CANCELLED_ON_PURPOSE,
+              http_status: null,
+            }),
+          );
           return;
         }
         signal.addEventListener('abort', onAbort, { once: true });
@@ -209,7 +227,19 @@ export class NativeTransport implements Transport {
         const data = b.event_data.slice(off, off + count);
         const types = b.event_type === null ? new Array<string>(count).fill('') : b.event_type.slice(off, off + count);
         const stamps = Array.from(b.event_ns.subarray(off, off + count));
-        const record = this.record(p.credit, p.req, b.start_ns[i], b.end_ns[i], b.status[i], b.bytes_received[i], b.body[i], data, stamps, types, this.error(b.error[i], p));
+        const record = this.record(
+          p.credit,
+          p.req,
+          b.start_ns[i],
+          b.end_ns[i],
+          b.status[i],
+          b.bytes_received[i],
+          b.body[i],
+          data,
+          stamps,
+          types,
+          this.error(b.error[i], p),
+        );
         record.trace = traceOf(b, i);
         const decoded = b.decoded?.[i];
         if (decoded) record.decoded = decoded;
@@ -222,7 +252,8 @@ export class NativeTransport implements Transport {
   /** Engine error → record error, with the same messages the undici transport gives. */
   private error(e: EngineBatch['error'][number], p: Pending): RecordError | null {
     if (e === null) return null;
-    if (e.type === 'timeout') return { type: 'timeout', message: `request timed out after ${this.opts.requestTimeoutMs / 1000} s`, http_status: null };
+    if (e.type === 'timeout')
+      return { type: 'timeout', message: `request timed out after ${this.opts.requestTimeoutMs / 1000} s`, http_status: null };
     if (e.type === 'cancelled') return { type: 'cancelled', message: p.cancelReason ?? e.message, http_status: null };
     return { type: e.type, message: e.message, http_status: null };
   }
@@ -267,7 +298,9 @@ export class NativeTransport implements Transport {
       this.queue.splice(i, 1);
       this.pending.delete(id);
       const now = process.hrtime.bigint();
-      p.resolve(this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason, http_status: null }));
+      p.resolve(
+        this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason, http_status: null }),
+      );
       return;
     }
     callNative(() => this.engine.cancel(Uint32Array.of(id)));
@@ -289,7 +322,13 @@ export class NativeTransport implements Transport {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       const now = process.hrtime.bigint();
-      p.resolve(this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], { type: 'cancelled', message: p.cancelReason ?? 'the transport is closed', http_status: null }));
+      p.resolve(
+        this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], {
+          type: 'cancelled',
+          message: p.cancelReason ?? 'the transport is closed',
+          http_status: null,
+        }),
+      );
     }
   }
 

@@ -32,7 +32,11 @@ export class NetworkCalibration {
   ) {
     this.prober =
       settings.mode === 'automatic'
-        ? new RttProber({ ...hostPort(baseUrl), intervalMs: settings.ping_interval_s * 1000, file: path.join(artifactDir, NETWORK_LATENCY_JSONL) })
+        ? new RttProber({
+            ...hostPort(baseUrl),
+            intervalMs: settings.ping_interval_s * 1000,
+            file: path.join(artifactDir, NETWORK_LATENCY_JSONL),
+          })
         : null;
   }
 
@@ -70,9 +74,13 @@ export class NetworkCalibration {
       return { rtt_ns: null, info };
     }
     if (sum.failed > 0) {
-      warn(`network RTT: ${sum.failed} of ${sum.probes} TCP handshake probes to ${sum.target} failed; the mean uses the ${sum.ok} that succeeded`);
+      warn(
+        `network RTT: ${sum.failed} of ${sum.probes} TCP handshake probes to ${sum.target} failed; the mean uses the ${sum.ok} that succeeded`,
+      );
     }
-    log(`network RTT: ${info.mean_ms!.toFixed(3)} ms mean over ${sum.ok} TCP handshakes to ${sum.target}; subtracted in network_adjusted_*`);
+    log(
+      `network RTT: ${info.mean_ms!.toFixed(3)} ms mean over ${sum.ok} TCP handshakes to ${sum.target}; subtracted in network_adjusted_*`,
+    );
     return { rtt_ns: sum.mean_ns, info };
   }
 }

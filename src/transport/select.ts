@@ -58,7 +58,10 @@ export function bypassesProxy(host: string, port: string, noProxy: string | unde
 
 /** The name of the proxy variable that would apply to `url`, or null. Values are never echoed: they may hold credentials. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | null {
-  const names = url.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] : ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+  const names =
+    url.protocol === 'https:'
+      ? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy']
+      : ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
   const name = names.find((n) => (env[n] ?? '').trim() !== '');
   if (!name) return null;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -123,12 +126,23 @@ function accepts(address: string, port: number, timeoutMs: number): Promise<bool
   });
 }
 
-export async function createTransport(settings: TransportSettings, env: NodeJS.ProcessEnv = process.env): Promise<{ transport: Transport; choice: TransportChoice }> {
+export async function createTransport(
+  settings: TransportSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ transport: Transport; choice: TransportChoice }> {
   const choice = chooseTransport(settings.kind, settings.baseUrl, env);
-  const common = { baseUrl: settings.baseUrl, connections: settings.connections, requestTimeoutMs: settings.requestTimeoutMs, decode: settings.decode };
+  const common = {
+    baseUrl: settings.baseUrl,
+    connections: settings.connections,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    decode: settings.decode,
+  };
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
-  return { transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }), choice };
+  return {
+    transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }),
+    choice,
+  };
 }
 
 /** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */

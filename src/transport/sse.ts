@@ -53,7 +53,7 @@ function stampColumn(chunks: readonly Uint8Array[], stamps: readonly bigint[] | 
   } else if (Array.isArray(stamps)) {
     column = new BigInt64Array(stamps.length);
     for (let i = 0; i < stamps.length; i++) {
-      const s = stamps[i];
+      const s: unknown = stamps[i];
       if (typeof s !== 'bigint') {
         throw new NativeArgumentError(`frameSse: stamps[${i}] is not a bigint`);
       }
@@ -65,9 +65,7 @@ function stampColumn(chunks: readonly Uint8Array[], stamps: readonly bigint[] | 
   if (column.length !== chunks.length) {
     // A preallocated column must be trimmed by the caller (subarray, no copy):
     // silently ignoring extra stamps would hide an off-by-one in the transport.
-    throw new NativeArgumentError(
-      `frameSse: ${column.length} stamps for ${chunks.length} chunks (one stamp per chunk expected)`,
-    );
+    throw new NativeArgumentError(`frameSse: ${column.length} stamps for ${chunks.length} chunks (one stamp per chunk expected)`);
   }
   return column;
 }

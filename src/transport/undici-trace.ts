@@ -51,7 +51,7 @@ function requestIdOf(req: UndiciRequest): string | null {
   const h = req.headers;
   if (Array.isArray(h)) {
     for (let i = 0; i + 1 < h.length; i += 2) {
-      const name = h[i];
+      const name: unknown = h[i];
       // Length first: most header names are not 12 characters, so few get lower-cased.
       if (typeof name === 'string' && name.length === REQUEST_ID.length && name.toLowerCase() === REQUEST_ID) return String(h[i + 1]);
     }

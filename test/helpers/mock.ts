@@ -25,7 +25,7 @@ export interface JsonResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   json: any;
 }
 
@@ -57,7 +57,7 @@ export interface SseEvent {
   /** The data field as sent. */
   data: string;
   /** Parsed JSON, or undefined for [DONE] and malformed events. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   json: any;
   /** ms since the request was sent, when the chunk completing this event arrived. */
   t: number;

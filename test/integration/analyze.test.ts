@@ -11,7 +11,23 @@ describe('servebench analyze', () => {
   beforeAll(async () => {
     mock = await spawnMock(['--ttft-ms', '10', '--itl-ms', '2', '--fail-every', '7', '--fail-mode', 'http500']);
     dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--request-count', '40', '--warmup-request-count', '3', '--concurrency', '4', '--osl', '16', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--request-count',
+      '40',
+      '--warmup-request-count',
+      '3',
+      '--concurrency',
+      '4',
+      '--osl',
+      '16',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
   });
   afterAll(async () => {

@@ -25,8 +25,12 @@ describe('bench e2e tools', () => {
     const tools = buildTools(dir);
     const ru = path.join(dir, 'ru.json');
     const port = new URL(mock.url).port;
-    const out = execFileSync(tools.rusage, [ru, tools.epoll_reader, '--port', port, '--concurrency', '4', '--requests', '12', '--osl', '8'], { encoding: 'utf8' });
-    const j = lastJsonLine(out) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const out = execFileSync(
+      tools.rusage,
+      [ru, tools.epoll_reader, '--port', port, '--concurrency', '4', '--requests', '12', '--osl', '8'],
+      { encoding: 'utf8' },
+    );
+    const j = lastJsonLine(out) as Record<string, any>;
     expect(j).toMatchObject({ requests: 12, errors: 0, concurrency: 4 });
     // The mock's stream: the role chunk, 8 tokens, [DONE]; all but [DONE] carry a send stamp.
     expect(j.events).toBe(12 * 10);

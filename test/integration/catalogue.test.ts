@@ -1,5 +1,7 @@
 // The AIPerf catalogue end to end: `servebench profile` as a real process against mock processes.
 import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
@@ -20,9 +22,24 @@ describe('network-adjusted latencies and HTTP trace (TTFT 30 ms)', () => {
     mock = await spawnMock(['--ttft-ms', '30', '--itl-ms', '5']);
     dir = tmpDir();
     out = await runCli([
-      'profile', '--url', mock.url, ...common, '--osl', '10', '--concurrency', '3', '--request-count', '12',
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '10',
+      '--concurrency',
+      '3',
+      '--request-count',
+      '12',
       // The HTTP trace comes from the undici transport (the native engine does not fill it yet).
-      '--network-latency-mean', '5', '--show-trace-timing', '--transport', 'undici', '--artifact-dir', dir,
+      '--network-latency-mean',
+      '5',
+      '--show-trace-timing',
+      '--transport',
+      'undici',
+      '--artifact-dir',
+      dir,
     ]);
   });
   afterAll(async () => {
@@ -58,7 +75,14 @@ describe('network-adjusted latencies and HTTP trace (TTFT 30 ms)', () => {
     expect(fresh.length).toBeLessThanOrEqual(3);
     for (const r of recs) {
       const v = (t: string) => r.metrics[t].value as number;
-      const sum = ['http_req_blocked', 'http_req_dns_lookup', 'http_req_connecting', 'http_req_sending', 'http_req_waiting', 'http_req_receiving']
+      const sum = [
+        'http_req_blocked',
+        'http_req_dns_lookup',
+        'http_req_connecting',
+        'http_req_sending',
+        'http_req_waiting',
+        'http_req_receiving',
+      ]
         .map(v)
         .reduce((a, b) => a + b, 0);
       expect(sum).toBeCloseTo(v('http_req_total'), 6);
@@ -79,7 +103,22 @@ describe('network-adjusted latencies and HTTP trace (TTFT 30 ms)', () => {
 
   it('an RTT larger than the latencies clamps the adjusted values at 0, with a warning', async () => {
     const d = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, ...common, '--osl', '4', '--concurrency', '2', '--request-count', '4', '--network-latency-mean', '100000', '--artifact-dir', d]);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '4',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '4',
+      '--network-latency-mean',
+      '100000',
+      '--artifact-dir',
+      d,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const m = readJson(path.join(d, 'profile_export.json')).metrics;
     for (const stat of ['avg', 'min', 'max', 'p50', 'p99']) expect(m.network_adjusted_time_to_first_token[stat]).toBe(0);
@@ -91,8 +130,21 @@ describe('network-adjusted latencies and HTTP trace (TTFT 30 ms)', () => {
   it('--network-latency-automatic probes the target into network_latency.jsonl and subtracts the mean', async () => {
     const d = tmpDir();
     const r = await runCli([
-      'profile', '--url', mock.url, ...common, '--osl', '40', '--concurrency', '2', '--request-count', '6',
-      '--network-latency-automatic', '--network-latency-ping-interval', '0.05', '--artifact-dir', d,
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '40',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '6',
+      '--network-latency-automatic',
+      '--network-latency-ping-interval',
+      '0.05',
+      '--artifact-dir',
+      d,
     ]);
     expect(r.code, r.stderr).toBe(0);
     const j = readJson(path.join(d, 'profile_export.json'));
@@ -121,8 +173,22 @@ describe('goodput: a latency SLO that half the requests miss', () => {
   it('the good fraction is the share of requests at ≤ 20 tokens, near 0.5', async () => {
     const dir = tmpDir();
     const r = await runCli([
-      'profile', '--url', mock.url, ...common, '--osl', '20', '--osl-stddev', '8', '--concurrency', '8', '--request-count', '40',
-      '--goodput', 'request_latency:410', '--artifact-dir', dir,
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '20',
+      '--osl-stddev',
+      '8',
+      '--concurrency',
+      '8',
+      '--request-count',
+      '40',
+      '--goodput',
+      'request_latency:410',
+      '--artifact-dir',
+      dir,
     ]);
     expect(r.code, r.stderr).toBe(0);
     const m = readJson(path.join(dir, 'profile_export.json')).metrics;
@@ -149,7 +215,20 @@ describe('speculative decoding from the mock (K = 4, P = 0.6)', () => {
   beforeAll(async () => {
     mock = await spawnMock(['--ttft-ms', '5', '--itl-ms', '0', '--spec-decode-draft-len', '4', '--spec-decode-acceptance', '0.6']);
     dir = tmpDir();
-    out = await runCli(['profile', '--url', mock.url, ...common, '--osl', '128', '--concurrency', '4', '--request-count', '40', '--artifact-dir', dir]);
+    out = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '128',
+      '--concurrency',
+      '4',
+      '--request-count',
+      '40',
+      '--artifact-dir',
+      dir,
+    ]);
   });
   afterAll(async () => {
     await mock?.stop();
@@ -181,7 +260,21 @@ describe('speculative decoding from the mock (K = 4, P = 0.6)', () => {
 
   it('the non-streaming body carries the same per-request stats', async () => {
     const d = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, ...common, '--osl', '64', '--no-streaming', '--concurrency', '2', '--request-count', '4', '--artifact-dir', d]);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '64',
+      '--no-streaming',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '4',
+      '--artifact-dir',
+      d,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const m = readJson(path.join(d, 'profile_export.json')).metrics;
     expect(m.total_accepted_draft_tokens.avg + m.total_spec_decode_steps.avg).toBe(4 * 64);
@@ -200,7 +293,19 @@ describe('--per-chunk-usage (4 tokens per chunk)', () => {
   it('divides the decode window by OSL − (tokens in the first chunk) instead of OSL − 1', async () => {
     const on = tmpDir();
     const off = tmpDir();
-    const args = ['profile', '--url', mock.url, ...common, '--osl', '21', '--concurrency', '2', '--request-count', '6', '--use-server-token-count'];
+    const args = [
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '21',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '6',
+      '--use-server-token-count',
+    ];
     const a = await runCli([...args, '--per-chunk-usage', '--artifact-dir', on]);
     const b = await runCli([...args, '--artifact-dir', off]);
     expect(a.code, a.stderr).toBe(0);
@@ -232,7 +337,20 @@ describe('OSL mismatch warning', () => {
 
   it('early stops are counted and the warning says how to make the server honour --osl', async () => {
     const d = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, ...common, '--osl', '60', '--concurrency', '4', '--request-count', '12', '--artifact-dir', d]);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '60',
+      '--concurrency',
+      '4',
+      '--request-count',
+      '12',
+      '--artifact-dir',
+      d,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const m = readJson(path.join(d, 'profile_export.json')).metrics;
     const recs = profiling(d);
@@ -247,7 +365,20 @@ describe('OSL mismatch warning', () => {
   it('with ignore_eos the server honours it: count 0, no warning', async () => {
     const d = tmpDir();
     const r = await runCli([
-      'profile', '--url', mock.url, ...common, '--osl', '60', '--concurrency', '4', '--request-count', '8', '--extra-inputs', 'ignore_eos:true', '--artifact-dir', d,
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--osl',
+      '60',
+      '--concurrency',
+      '4',
+      '--request-count',
+      '8',
+      '--extra-inputs',
+      'ignore_eos:true',
+      '--artifact-dir',
+      d,
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(readJson(path.join(d, 'profile_export.json')).metrics.osl_mismatch_count.avg).toBe(0);
@@ -260,7 +391,10 @@ describe('bad input', () => {
     [['--goodput', 'time_to_frist_token:200'], /--goodput: unknown metric tag 'time_to_frist_token'.*valid tags: .*time_to_first_token/],
     [['--goodput', 'time_to_first_token:abc'], /--goodput: bad number 'abc'.*valid tags: /],
     [['--goodput', 'time_to_first_token'], /--goodput: malformed pair 'time_to_first_token'.*valid tags: /],
-    [['--network-latency-mean', '5', '--network-latency-automatic'], /--network-latency-mean: cannot be combined with --network-latency-automatic/],
+    [
+      ['--network-latency-mean', '5', '--network-latency-automatic'],
+      /--network-latency-mean: cannot be combined with --network-latency-automatic/,
+    ],
     [['--network-latency-mean', '-3'], /--network-latency-mean: must be at least 0/],
   ])('%j → one line, exit 2', async (args, msg) => {
     const r = await runCli(['profile', '--ui', 'none', '--request-count', '1', ...args]);
@@ -273,7 +407,7 @@ describe('bad input', () => {
 });
 
 describe('usage fields of the wrong type from a server', () => {
-  let server: import('node:http').Server;
+  let server: Server;
   let url: string;
 
   beforeAll(async () => {
@@ -295,17 +429,35 @@ describe('usage fields of the wrong type from a server', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('no value for those fields, one warning per field, and the run goes on', async () => {
     const d = tmpDir();
-    const r = await runCli(['profile', '--url', url, '--model', 'm', '--ui', 'none', '--no-streaming', '--concurrency', '2', '--request-count', '6', '--artifact-dir', d]);
+    const r = await runCli([
+      'profile',
+      '--url',
+      url,
+      '--model',
+      'm',
+      '--ui',
+      'none',
+      '--no-streaming',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '6',
+      '--artifact-dir',
+      d,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('warning:'));
     for (const field of ['usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens']) {
-      expect(warnings.filter((w) => w.includes(`'${field}'`)), field).toHaveLength(1);
+      expect(
+        warnings.filter((w) => w.includes(`'${field}'`)),
+        field,
+      ).toHaveLength(1);
     }
     const recs = profiling(d);
     expect(recs).toHaveLength(6);

@@ -42,7 +42,14 @@ function commonTokens(a: string, b: string): number {
 
 describe('profile with a mooncake trace', () => {
   it('requests sharing hash_ids share their prompt prefix exactly, and each prompt is exactly input_length tokens', async () => {
-    const { r, bodies } = await profileRecorded(['--input-file', fixture('mooncake.jsonl'), '--custom-dataset-type', 'mooncake_trace', '--request-count', '7']);
+    const { r, bodies } = await profileRecorded([
+      '--input-file',
+      fixture('mooncake.jsonl'),
+      '--custom-dataset-type',
+      'mooncake_trace',
+      '--request-count',
+      '7',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     // Each trace line has its own output_length, so max_tokens tells which line a request is.
     const byOsl = new Map<number, string>();
@@ -80,7 +87,7 @@ describe('bad dataset input', () => {
     const lines = r.stderr.trim().split('\n');
     const err = lines.filter((l) => l.includes(fixture(name)));
     expect(err).toHaveLength(1);
-    expect(err[0]!.startsWith(`servebench: ${fixture(name)}${problem}`), err[0]).toBe(true);
+    expect(err[0].startsWith(`servebench: ${fixture(name)}${problem}`), err[0]).toBe(true);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(bodies).toEqual([]);
   });

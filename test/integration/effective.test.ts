@@ -18,8 +18,23 @@ describe('the worked example of the time-weighted brief', () => {
     // ~27 s of requests (13 rounds of ~2.08 s), plus start-up.
     result = await runCli(
       [
-        'profile', '--mock-ttft-ms', '100', '--mock-itl-ms', '20', '--concurrency', '16', '--request-count', '200',
-        '--isl', '200', '--osl', '100', '--artifact-dir', dir, '--ui', 'none',
+        'profile',
+        '--mock-ttft-ms',
+        '100',
+        '--mock-itl-ms',
+        '20',
+        '--concurrency',
+        '16',
+        '--request-count',
+        '200',
+        '--isl',
+        '200',
+        '--osl',
+        '100',
+        '--artifact-dir',
+        dir,
+        '--ui',
+        'none',
       ],
       { timeoutMs: 120_000 },
     );
@@ -55,7 +70,7 @@ describe('the worked example of the time-weighted brief', () => {
     expect(metrics.effective_prefill_throughput.p50).toBe(0);
   });
 
-  it('the Effective throughputs are the run\'s token totals over its window, exactly', () => {
+  it("the Effective throughputs are the run's token totals over its window, exactly", () => {
     // Window: first credit to last response, from the records themselves.
     const ns = (v: number | string) => Number(v);
     const t0 = Math.min(...records.map((r) => ns(r.credit_issued_ns)));

@@ -19,11 +19,23 @@ const STREAMS = 6;
 
 function request(): PreparedRequest {
   const body = { model: 'mock-model', messages: [{ role: 'user', content: 'hello there' }], max_tokens: TOKENS, stream: true };
-  return { path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)), streaming: true };
+  return {
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+    streaming: true,
+  };
 }
 
 function credit(i: number): Credit {
-  return { index: i, phase: 'profiling', x_request_id: `busy-${i}`, credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: null, turn: { prompt: '', isl: null, max_tokens: TOKENS } };
+  return {
+    index: i,
+    phase: 'profiling',
+    x_request_id: `busy-${i}`,
+    credit_issued_ns: process.hrtime.bigint(),
+    targeted_start_ns: null,
+    turn: { prompt: '', isl: null, max_tokens: TOKENS },
+  };
 }
 
 /** Runs STREAMS concurrent streams while the main thread is blocked most of the time. */

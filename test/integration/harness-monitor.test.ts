@@ -6,7 +6,14 @@ import type { RawRecord } from '../../src/records/types.js';
 
 function raw(issued: bigint, start: bigint, target: bigint | null): RawRecord {
   return {
-    credit: { index: 0, phase: 'profiling', x_request_id: 'x', credit_issued_ns: issued, targeted_start_ns: target, turn: { prompt: '', isl: null, max_tokens: null } },
+    credit: {
+      index: 0,
+      phase: 'profiling',
+      x_request_id: 'x',
+      credit_issued_ns: issued,
+      targeted_start_ns: target,
+      turn: { prompt: '', isl: null, max_tokens: null },
+    },
     start_ns: start,
     end_ns: start + 1n,
     http_status: 200,

@@ -13,9 +13,25 @@ describe('profile writes histograms.json', () => {
   beforeAll(async () => {
     dir = tmpDir();
     result = await runCli([
-      'profile', '--mock-ttft-ms', '20', '--mock-itl-ms', '2', '--osl', '8', '--isl', '32',
-      '--concurrency', '4', '--request-count', '16', '--histogram-significant-digits', '4',
-      '--artifact-dir', dir, '--ui', 'none',
+      'profile',
+      '--mock-ttft-ms',
+      '20',
+      '--mock-itl-ms',
+      '2',
+      '--osl',
+      '8',
+      '--isl',
+      '32',
+      '--concurrency',
+      '4',
+      '--request-count',
+      '16',
+      '--histogram-significant-digits',
+      '4',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
     ]);
   });
 

@@ -10,7 +10,15 @@ const ms = (a: number, b: number) => (a - b) / 1e6;
 
 /** Most requests in flight at once, from the records' start/end stamps. */
 function peakInFlight(recs: { start_ns: number; end_ns: number }[]): number {
-  const ev = recs.flatMap((r) => [[r.start_ns, 1], [r.end_ns, -1]] as [number, number][]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const ev = recs
+    .flatMap(
+      (r) =>
+        [
+          [r.start_ns, 1],
+          [r.end_ns, -1],
+        ] as [number, number][],
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let n = 0;
   let peak = 0;
   for (const [, d] of ev) peak = Math.max(peak, (n += d));
@@ -28,7 +36,23 @@ describe('open loop against the mock', () => {
 
   it('--request-rate 50 constant: requests targeted 20 ms apart from the phase start, sent on time', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--request-rate', '50', '--arrival-pattern', 'constant', '--request-count', '30', '--osl', '5', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--request-rate',
+      '50',
+      '--arrival-pattern',
+      'constant',
+      '--request-count',
+      '30',
+      '--osl',
+      '5',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/constant rate 50 req\/s/);
     const recs = readJsonl(path.join(dir, 'records.jsonl')).sort((a, b) => a.index - b.index);
@@ -50,7 +74,25 @@ describe('open loop against the mock', () => {
 
   it('--request-rate with --concurrency: never more in flight, and the wait for a slot is dispatch delay', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--request-rate', '100', '--arrival-pattern', 'constant', '--concurrency', '2', '--request-count', '16', '--osl', '20', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--request-rate',
+      '100',
+      '--arrival-pattern',
+      'constant',
+      '--concurrency',
+      '2',
+      '--request-count',
+      '16',
+      '--osl',
+      '20',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const recs = readJsonl(path.join(dir, 'records.jsonl'));
     expect(recs).toHaveLength(16);
@@ -75,7 +117,23 @@ describe('ending a run', () => {
   it('--benchmark-grace-period: requests still in flight when it ends are cancelled and recorded', async () => {
     const dir = tmpDir();
     const t0 = Date.now();
-    const r = await runCli(['profile', '--url', slow.url, '--benchmark-duration', '0.4', '--benchmark-grace-period', '0.3', '--concurrency', '3', '--osl', '100', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      slow.url,
+      '--benchmark-duration',
+      '0.4',
+      '--benchmark-grace-period',
+      '0.3',
+      '--concurrency',
+      '3',
+      '--osl',
+      '100',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     // Every request was cancelled, so none succeeded: exit code 1, the report still written.
     expect(r.code).toBe(1);
     expect(Date.now() - t0).toBeLessThan(15_000);
@@ -94,7 +152,27 @@ describe('ending a run', () => {
 
   it('--request-cancellation-rate: a seeded share of requests is cancelled after the delay', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', slow.url, '--request-count', '24', '--concurrency', '24', '--osl', '10', '--request-cancellation-rate', '0.5', '--request-cancellation-delay', '0.1', '--random-seed', '3', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      slow.url,
+      '--request-count',
+      '24',
+      '--concurrency',
+      '24',
+      '--osl',
+      '10',
+      '--request-cancellation-rate',
+      '0.5',
+      '--request-cancellation-delay',
+      '0.1',
+      '--random-seed',
+      '3',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const recs = readJsonl(path.join(dir, 'records.jsonl'));
     const cancelled = recs.filter((x) => x.status === 'cancelled');
@@ -112,12 +190,30 @@ describe('ending a run', () => {
   it('a second Ctrl-C cancels the requests in flight now; the exports still add up', async () => {
     const dir = tmpDir();
     let pid = 0;
-    const run = runCli(['profile', '--url', slow.url, '--request-count', '1000', '--concurrency', '4', '--osl', '100', '--artifact-dir', dir, '--ui', 'none'], {
-      onSpawn: (p) => (pid = p),
-    });
+    const run = runCli(
+      [
+        'profile',
+        '--url',
+        slow.url,
+        '--request-count',
+        '1000',
+        '--concurrency',
+        '4',
+        '--osl',
+        '100',
+        '--artifact-dir',
+        dir,
+        '--ui',
+        'none',
+      ],
+      {
+        onSpawn: (p) => (pid = p),
+      },
+    );
     // Wait for the requests to be in flight (the run logs its start), then Ctrl-C twice.
     const started = Date.now();
-    while (Date.now() - started < 10_000 && !fs.existsSync(path.join(dir, 'records.jsonl'))) await new Promise((res) => setTimeout(res, 50));
+    while (Date.now() - started < 10_000 && !fs.existsSync(path.join(dir, 'records.jsonl')))
+      await new Promise((res) => setTimeout(res, 50));
     await new Promise((res) => setTimeout(res, 500));
     process.kill(pid, 'SIGINT');
     await new Promise((res) => setTimeout(res, 300));
@@ -148,7 +244,10 @@ describe('conflicting scheduling flags: one line naming both, exit code 2, nothi
     const dir = tmpDir();
     const r = await runCli(['profile', ...args, '--artifact-dir', dir, '--ui', 'none']);
     expect(r.code).toBe(2);
-    const lines = r.stderr.trim().split('\n').filter((l) => l.trim() !== '' && !l.startsWith('servebench: started the built-in mock'));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('servebench: started the built-in mock'));
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(re);
     expect(fs.existsSync(path.join(dir, 'records.jsonl'))).toBe(false);

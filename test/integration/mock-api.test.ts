@@ -113,7 +113,10 @@ describe('mock server API', () => {
     let lines: any[] = [];
     for (let i = 0; i < 100 && !lines.some((l) => l.body?.prompt === 'recorded'); i++) {
       await new Promise((r) => setTimeout(r, 20));
-      lines = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      lines = readFileSync(recordFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     }
     const rec = lines.find((l) => l.body?.prompt === 'recorded');
     expect(rec).toMatchObject({ method: 'POST', path: '/v1/completions', body: { prompt: 'recorded', max_tokens: 1 } });
@@ -137,8 +140,22 @@ describe('mock server options', () => {
       const deltas = r.events.slice(1, -2).map((e) => e.json.choices[0].delta);
       // 12 reasoning tokens in chunks of 5 -> 3 chunks, then 11 content tokens -> 3 chunks.
       expect(deltas.map((d) => ('reasoning_content' in d ? 'r' : 'c')).join('')).toBe('rrrccc');
-      expect(countTokens(deltas.slice(0, 3).map((d) => d.reasoning_content).join(''))).toBe(12);
-      expect(countTokens(deltas.slice(3).map((d) => d.content).join(''))).toBe(11);
+      expect(
+        countTokens(
+          deltas
+            .slice(0, 3)
+            .map((d) => d.reasoning_content)
+            .join(''),
+        ),
+      ).toBe(12);
+      expect(
+        countTokens(
+          deltas
+            .slice(3)
+            .map((d) => d.content)
+            .join(''),
+        ),
+      ).toBe(11);
       expect(r.events.at(-2)!.json.usage).toMatchObject({ completion_tokens: 23, completion_tokens_details: { reasoning_tokens: 12 } });
       const n = await postJson(`${mock.url}/v1/chat/completions`, { messages, max_tokens: 11 });
       expect(countTokens(n.json.choices[0].message.reasoning_content)).toBe(12);

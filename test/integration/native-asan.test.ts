@@ -17,9 +17,24 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
-  'errors.cc', 'sse.cc', 'sse_binding.cc', 'http1.cc', 'http1_binding.cc', 'engine.cc', 'engine_loop.cc', 'engine_conn.cc', 'engine_req.cc', 'engine_sched.cc',
-  'engine_batch.cc', 'engine_binding.cc', 'mockserver.cc', 'mockserver_format.cc', 'mockserver_binding.cc',
-  'json_scan.cc', 'sse_decode.cc', 'sse_decode_binding.cc',
+  'errors.cc',
+  'sse.cc',
+  'sse_binding.cc',
+  'http1.cc',
+  'http1_binding.cc',
+  'engine.cc',
+  'engine_loop.cc',
+  'engine_conn.cc',
+  'engine_req.cc',
+  'engine_sched.cc',
+  'engine_batch.cc',
+  'engine_binding.cc',
+  'mockserver.cc',
+  'mockserver_format.cc',
+  'mockserver_binding.cc',
+  'json_scan.cc',
+  'sse_decode.cc',
+  'sse_decode_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
 
 const INIT = `#include <napi.h>
@@ -43,7 +58,8 @@ NODE_API_MODULE(servebench_asan, Init)
 async function buildAsanModule(): Promise<string> {
   const hash = crypto.createHash('sha256');
   for (const f of SOURCES) hash.update(fs.readFileSync(f));
-  for (const h of fs.readdirSync(path.join(ROOT, 'native')).filter((f) => f.endsWith('.h'))) hash.update(fs.readFileSync(path.join(ROOT, 'native', h)));
+  for (const h of fs.readdirSync(path.join(ROOT, 'native')).filter((f) => f.endsWith('.h')))
+    hash.update(fs.readFileSync(path.join(ROOT, 'native', h)));
   hash.update(INIT);
   const dir = path.join(os.tmpdir(), `servebench-asan-${hash.digest('hex').slice(0, 16)}`);
   const out = path.join(dir, 'servebench_asan.node');
@@ -53,13 +69,28 @@ async function buildAsanModule(): Promise<string> {
   fs.writeFileSync(init, INIT);
   const addonApi = (await run(process.execPath, ['-p', "require('node-addon-api').include_dir"], { cwd: ROOT })).stdout.trim();
   const nodeInclude = path.join(path.dirname(path.dirname(process.execPath)), 'include', 'node');
-  const flags = ['-std=c++17', '-O1', '-g', '-fsanitize=address', '-fno-omit-frame-pointer', '-fPIC', '-DNAPI_VERSION=8',
-    '-DNODE_ADDON_API_DISABLE_DEPRECATED', '-DNAPI_CPP_EXCEPTIONS', `-I${nodeInclude}`, '-I/usr/include/node', `-I${path.resolve(ROOT, addonApi)}`, `-I${path.join(ROOT, 'native')}`];
+  const flags = [
+    '-std=c++17',
+    '-O1',
+    '-g',
+    '-fsanitize=address',
+    '-fno-omit-frame-pointer',
+    '-fPIC',
+    '-DNAPI_VERSION=8',
+    '-DNODE_ADDON_API_DISABLE_DEPRECATED',
+    '-DNAPI_CPP_EXCEPTIONS',
+    `-I${nodeInclude}`,
+    '-I/usr/include/node',
+    `-I${path.resolve(ROOT, addonApi)}`,
+    `-I${path.join(ROOT, 'native')}`,
+  ];
   const units = [init, ...SOURCES];
   const objects = units.map((u, i) => path.join(dir, `${i}.o`));
   const jobs = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
   for (let i = 0; i < units.length; i += jobs) {
-    await Promise.all(units.slice(i, i + jobs).map((u, k) => run('g++', [...flags, '-c', u, '-o', objects[i + k]], { maxBuffer: 1 << 24 })));
+    await Promise.all(
+      units.slice(i, i + jobs).map((u, k) => run('g++', [...flags, '-c', u, '-o', objects[i + k]], { maxBuffer: 1 << 24 })),
+    );
   }
   const tmp = `${out}.${process.pid}`;
   await run('g++', ['-shared', '-fsanitize=address', ...objects, '-o', tmp]);

@@ -111,8 +111,25 @@ describe('mock --fast: flags it does not support, and a profile run against it',
       for (const transport of ['native', 'undici']) {
         const dir = tmpDir();
         const r = await runCli([
-          'profile', '--url', mock.url, '--model', 'mock-model', '--transport', transport, '--concurrency', '16',
-          '--request-count', '200', '--osl', '48', '--isl', '16', '--artifact-dir', dir, '--ui', 'none',
+          'profile',
+          '--url',
+          mock.url,
+          '--model',
+          'mock-model',
+          '--transport',
+          transport,
+          '--concurrency',
+          '16',
+          '--request-count',
+          '200',
+          '--osl',
+          '48',
+          '--isl',
+          '16',
+          '--artifact-dir',
+          dir,
+          '--ui',
+          'none',
         ]);
         expect(r.code, r.stderr).toBe(0);
         const j = readJson(path.join(dir, 'profile_export.json'));

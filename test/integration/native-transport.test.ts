@@ -14,8 +14,25 @@ const median = (xs: number[]) => {
 async function profile(url: string, transport: string, opts: { concurrency?: number; count?: number } = {}) {
   const dir = tmpDir();
   const result = await runCli([
-    'profile', '--url', url, '--model', 'mock-model', '--transport', transport, '--osl', '24', '--isl', '32',
-    '--concurrency', String(opts.concurrency ?? 4), '--request-count', String(opts.count ?? 40), '--artifact-dir', dir, '--ui', 'none',
+    'profile',
+    '--url',
+    url,
+    '--model',
+    'mock-model',
+    '--transport',
+    transport,
+    '--osl',
+    '24',
+    '--isl',
+    '32',
+    '--concurrency',
+    String(opts.concurrency ?? 4),
+    '--request-count',
+    String(opts.count ?? 40),
+    '--artifact-dir',
+    dir,
+    '--ui',
+    'none',
   ]);
   return { result, dir, json: result.code === 2 ? null : readJson(path.join(dir, 'profile_export.json')) };
 }
@@ -53,7 +70,10 @@ describe('native and undici transports on the same mock (TTFT 40 ms, ITL 8 ms)',
     // machine up to a few ms), while the engine stamps at recv() time. So undici's is the higher one.
     const n = runs.native.json.metrics;
     const u = runs.undici.json.metrics;
-    const seen = JSON.stringify({ ttft: [n.time_to_first_token, u.time_to_first_token], itl: [n.inter_token_latency.p50, u.inter_token_latency.p50] });
+    const seen = JSON.stringify({
+      ttft: [n.time_to_first_token, u.time_to_first_token],
+      itl: [n.inter_token_latency.p50, u.inter_token_latency.p50],
+    });
     expect(Math.abs(n.time_to_first_token.p50 - u.time_to_first_token.p50), seen).toBeLessThan(5);
     expect(Math.abs(n.time_to_first_token.p90 - u.time_to_first_token.p90), seen).toBeLessThan(8);
     expect(n.time_to_first_token.p50, seen).toBeLessThan(u.time_to_first_token.p50 + 0.5);
@@ -92,7 +112,10 @@ describe('native transport against faulty servers: error records, and the run go
         };
         const native = await types('native');
         const undici = await types('undici');
-        expect(native.filter((t) => t !== 'ok'), JSON.stringify({ native, undici })).toHaveLength(3);
+        expect(
+          native.filter((t) => t !== 'ok'),
+          JSON.stringify({ native, undici }),
+        ).toHaveLength(3);
         expect(native, JSON.stringify({ native, undici })).toEqual(undici);
       } finally {
         await mock.stop();
@@ -112,7 +135,10 @@ describe('--transport native refuses what the engine does not speak', () => {
   };
 
   it('an https:// URL', async () => {
-    expectBadInput(await runCli(['profile', '--url', 'https://127.0.0.1:9/v1', '--transport', 'native']), /does not support https:\/\/ URLs/);
+    expectBadInput(
+      await runCli(['profile', '--url', 'https://127.0.0.1:9/v1', '--transport', 'native']),
+      /does not support https:\/\/ URLs/,
+    );
   });
 
   it('a proxy in the environment (its value is never printed)', async () => {
@@ -128,7 +154,12 @@ describe('--transport native refuses what the engine does not speak', () => {
   });
 
   it('bad --transport and --transport-threads values', async () => {
-    for (const args of [['--transport', 'quic'], ['--transport-threads', '0'], ['--transport-threads', '65'], ['--transport-threads', '1.5']]) {
+    for (const args of [
+      ['--transport', 'quic'],
+      ['--transport-threads', '0'],
+      ['--transport-threads', '65'],
+      ['--transport-threads', '1.5'],
+    ]) {
       const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -11,7 +11,22 @@ async function profileAgainstFault(mode: string, every: number, extra: string[] 
   const mock = await spawnMock(['--ttft-ms', '2', '--itl-ms', '1', '--fail-every', String(every), '--fail-mode', mode]);
   try {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--request-count', '12', '--concurrency', '3', '--osl', '10', '--artifact-dir', dir, '--ui', 'none', ...extra]);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--request-count',
+      '12',
+      '--concurrency',
+      '3',
+      '--osl',
+      '10',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+      ...extra,
+    ]);
     return { r, dir, recs: readJsonl(path.join(dir, 'records.jsonl')), json: readJson(path.join(dir, 'profile_export.json')) };
   } finally {
     await mock.stop();
@@ -63,7 +78,11 @@ describe('bad server responses become error records; the run goes on', () => {
 });
 
 describe('bad input: one line, exit code 2', () => {
-  const oneLine = (s: string) => s.trim().split('\n').filter((l) => l.trim() !== '');
+  const oneLine = (s: string) =>
+    s
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
 
   it.each([
     [['profile', '--no-such-flag']],

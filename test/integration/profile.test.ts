@@ -19,9 +19,27 @@ describe('profile against a mock with TTFT 50 ms, ITL 10 ms', () => {
     mock = await spawnMock(['--ttft-ms', '50', '--itl-ms', '10']);
     dir = tmpDir();
     result = await runCli([
-      'profile', '--url', mock.url, '--model', 'mock-model', '--osl', '20', '--isl', '64',
-      '--concurrency', '4', '--request-count', '24', '--warmup-request-count', '4',
-      '--artifact-dir', dir, '--ui', 'none', '--api-key', 'sk-test-SECRET-value-123',
+      'profile',
+      '--url',
+      mock.url,
+      '--model',
+      'mock-model',
+      '--osl',
+      '20',
+      '--isl',
+      '64',
+      '--concurrency',
+      '4',
+      '--request-count',
+      '24',
+      '--warmup-request-count',
+      '4',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+      '--api-key',
+      'sk-test-SECRET-value-123',
     ]);
   });
   afterAll(async () => {
@@ -91,7 +109,19 @@ describe('profile against a mock with TTFT 50 ms, ITL 10 ms', () => {
 describe('profile with no --url', () => {
   it('starts the built-in mock as a child process, benchmarks it and stops it', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--request-count', '10', '--concurrency', '2', '--artifact-dir', dir, '--ui', 'none', '--export-level', 'raw']);
+    const r = await runCli([
+      'profile',
+      '--request-count',
+      '10',
+      '--concurrency',
+      '2',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+      '--export-level',
+      'raw',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/started the built-in mock server at http:\/\/127\.0\.0\.1:\d+/);
     const recs = readJsonl(path.join(dir, 'records.jsonl'));
@@ -117,7 +147,20 @@ describe('profile variants', () => {
 
   it('--no-streaming: latency and token counts, no streaming metrics', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--no-streaming', '--request-count', '6', '--osl', '12', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--no-streaming',
+      '--request-count',
+      '6',
+      '--osl',
+      '12',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = readJson(path.join(dir, 'profile_export.json'));
     expect(j.metrics.request_latency.count).toBe(6);
@@ -128,7 +171,23 @@ describe('profile variants', () => {
 
   it('completions endpoint, the model taken from /v1/models, export level summary', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--endpoint-type', 'completions', '--request-count', '5', '--osl', '8', '--artifact-dir', dir, '--ui', 'none', '--export-level', 'summary']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--endpoint-type',
+      'completions',
+      '--request-count',
+      '5',
+      '--osl',
+      '8',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+      '--export-level',
+      'summary',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = readJson(path.join(dir, 'profile_export.json'));
     expect(j.config.model).toBe('mock-model');
@@ -140,7 +199,21 @@ describe('profile variants', () => {
   it('stops after --benchmark-duration', async () => {
     const dir = tmpDir();
     const t0 = Date.now();
-    const r = await runCli(['profile', '--url', mock.url, '--benchmark-duration', '1.5', '--concurrency', '2', '--osl', '5', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--benchmark-duration',
+      '1.5',
+      '--concurrency',
+      '2',
+      '--osl',
+      '5',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - t0).toBeLessThan(15_000);
     const j = readJson(path.join(dir, 'profile_export.json'));
@@ -156,9 +229,26 @@ describe('profile interrupted with SIGINT', () => {
     const dir = tmpDir();
     let pid = 0;
     // Each request streams 50 tokens 20 ms apart (~1 s), well inside the default 30 s grace period.
-    const run = runCli(['profile', '--request-count', '100000', '--concurrency', '4', '--mock-itl-ms', '20', '--osl', '50', '--artifact-dir', dir, '--ui', 'none'], {
-      onSpawn: (p) => (pid = p),
-    });
+    const run = runCli(
+      [
+        'profile',
+        '--request-count',
+        '100000',
+        '--concurrency',
+        '4',
+        '--mock-itl-ms',
+        '20',
+        '--osl',
+        '50',
+        '--artifact-dir',
+        dir,
+        '--ui',
+        'none',
+      ],
+      {
+        onSpawn: (p) => (pid = p),
+      },
+    );
     // Wait until some requests have completed, then interrupt.
     const recordsFile = path.join(dir, 'records.jsonl');
     for (let i = 0; i < 200; i++) {

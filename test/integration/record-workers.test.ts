@@ -14,8 +14,29 @@ describe('profile with a record worker that crashes on its first batch', () => {
     mock = await spawnMock(['--ttft-ms', '2', '--itl-ms', '1']);
     dir = tmpDir();
     result = await runCli(
-      ['profile', '--url', mock.url, '--model', 'mock-model', '--osl', '16', '--isl', '16', '--concurrency', '4',
-        '--request-count', '60', '--warmup-request-count', '4', '--record-workers', '1', '--artifact-dir', dir, '--ui', 'none'],
+      [
+        'profile',
+        '--url',
+        mock.url,
+        '--model',
+        'mock-model',
+        '--osl',
+        '16',
+        '--isl',
+        '16',
+        '--concurrency',
+        '4',
+        '--request-count',
+        '60',
+        '--warmup-request-count',
+        '4',
+        '--record-workers',
+        '1',
+        '--artifact-dir',
+        dir,
+        '--ui',
+        'none',
+      ],
       { env: { SERVEBENCH_RECORD_WORKER_CRASH: '1' }, timeoutMs: 120_000 },
     );
   }, 150_000);

@@ -41,7 +41,20 @@ describe('fixed-schedule replay of a mooncake trace (the CLI, the dataset loader
     fs.writeFileSync(trace, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     mock = await spawnMock(['--ttft-ms', '2', '--itl-ms', '1', '--record-requests', log]);
     dir = path.join(work, 'out');
-    r = await runCli(['profile', '--url', mock.url, '--input-file', trace, '--custom-dataset-type', 'mooncake_trace', '--fixed-schedule-auto-offset', '--artifact-dir', dir, '--ui', 'none']);
+    r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--input-file',
+      trace,
+      '--custom-dataset-type',
+      'mooncake_trace',
+      '--fixed-schedule-auto-offset',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
   });
   afterAll(async () => {
     await mock?.stop();
@@ -55,7 +68,9 @@ describe('fixed-schedule replay of a mooncake trace (the CLI, the dataset loader
   });
 
   it(`sends at the trace's offsets, within ${TOLERANCE_MS} ms`, () => {
-    const got = generation(log).map((x) => x.ts_ns).sort((a, b) => a - b);
+    const got = generation(log)
+      .map((x) => x.ts_ns)
+      .sort((a, b) => a - b);
     expect(got).toHaveLength(8);
     got.forEach((ts, i) => {
       const at = (ts - got[0]) / 1e6;
@@ -106,9 +121,19 @@ describe('sessions and replay through runOnce with an in-test source', () => {
       turns: [turn(`${id} one`), turn(`${id} two`, { delay_ms: THINK }), turn(`${id} three`, { delay_ms: THINK })],
     }));
     const dir = tmpDir();
-    const cfg = buildRunConfig({ url: mock.url, model: 'mock-model', concurrency: '2', 'request-count': 6, 'export-level': 'raw', 'artifact-dir': dir, ui: 'none' }, {});
+    const cfg = buildRunConfig(
+      { url: mock.url, model: 'mock-model', concurrency: '2', 'request-count': 6, 'export-level': 'raw', 'artifact-dir': dir, ui: 'none' },
+      {},
+    );
     fs.writeFileSync(log, '');
-    const out = await runOnce(cfg, { baseUrl: mock.url, tokenizer: await loadTokenizer(), control: new RunControl(), dir, source: source(convs, false), log: () => {} });
+    const out = await runOnce(cfg, {
+      baseUrl: mock.url,
+      tokenizer: await loadTokenizer(),
+      control: new RunControl(),
+      dir,
+      source: source(convs, false),
+      log: () => {},
+    });
     expect(out.mode).toBe('concurrency');
     const recs = new Map(readJsonl(path.join(dir, 'records.jsonl')).map((x) => [x.x_request_id, x]));
     const failed = [...recs.values()].filter((x) => x.status !== 'ok').map((x) => x.error);
@@ -143,7 +168,14 @@ describe('sessions and replay through runOnce with an in-test source', () => {
     const dir = tmpDir();
     const cfg = buildRunConfig({ url: mock.url, model: 'mock-model', 'artifact-dir': dir, ui: 'none' }, {});
     fs.writeFileSync(log, '');
-    const out = await runOnce(cfg, { baseUrl: mock.url, tokenizer: await loadTokenizer(), control: new RunControl(), dir, source: source(convs, true), log: () => {} });
+    const out = await runOnce(cfg, {
+      baseUrl: mock.url,
+      tokenizer: await loadTokenizer(),
+      control: new RunControl(),
+      dir,
+      source: source(convs, true),
+      log: () => {},
+    });
     expect(out.mode).toBe('fixed_schedule');
     const got = generation(log).sort((a, b) => a.ts_ns - b.ts_ns);
     expect(got.map((x) => x.body.messages![0].content)).toEqual(convs.map((c) => c.turns[0].prompt));

@@ -21,11 +21,37 @@ describe(`conventions against a mock whose role chunk leads the first token by $
     mock = await spawnMock(['--ttft-ms', '60', '--itl-ms', '5', '--role-chunk-lead-ms', String(LEAD_MS)]);
     for (const conv of ['aiperf', 'evalscope'] as const) {
       dirs[conv] = tmpDir();
-      outs[conv] = await runCli(['profile', '--url', mock.url, ...common, '--concurrency', '2', '--request-count', '12', '--convention', conv, '--artifact-dir', dirs[conv]]);
+      outs[conv] = await runCli([
+        'profile',
+        '--url',
+        mock.url,
+        ...common,
+        '--concurrency',
+        '2',
+        '--request-count',
+        '12',
+        '--convention',
+        conv,
+        '--artifact-dir',
+        dirs[conv],
+      ]);
     }
     // `all`, open loop (an arrival schedule, so the schedule delays have values).
     dirs.all = tmpDir();
-    outs.all = await runCli(['profile', '--url', mock.url, ...common, '--request-rate', '40', '--request-count', '12', '--convention', 'all', '--artifact-dir', dirs.all]);
+    outs.all = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      ...common,
+      '--request-rate',
+      '40',
+      '--request-count',
+      '12',
+      '--convention',
+      'all',
+      '--artifact-dir',
+      dirs.all,
+    ]);
   }, 120_000);
   afterAll(async () => {
     await mock?.stop();
@@ -114,7 +140,20 @@ describe('--num-profile-runs 2', () => {
   it('runs twice into run_1/ and run_2/ and writes the aggregate', async () => {
     const dir = tmpDir();
     const out = await runCli(
-      ['profile', ...common, '--concurrency', '2', '--request-count', '6', '--num-profile-runs', '2', '--profile-run-cooldown-seconds', '0.2', '--artifact-dir', dir],
+      [
+        'profile',
+        ...common,
+        '--concurrency',
+        '2',
+        '--request-count',
+        '6',
+        '--num-profile-runs',
+        '2',
+        '--profile-run-cooldown-seconds',
+        '0.2',
+        '--artifact-dir',
+        dir,
+      ],
       { timeoutMs: 90_000 },
     );
     expect(out.code, out.stderr).toBe(0);

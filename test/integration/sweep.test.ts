@@ -16,9 +16,26 @@ describe('sweeps against the mock', () => {
 
   it('--concurrency 1,2,4: three points, three subfolders of exports, one summary row each', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--concurrency', '1,2,4', '--request-count', '8', '--osl', '5', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--concurrency',
+      '1,2,4',
+      '--request-count',
+      '8',
+      '--osl',
+      '5',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const subdirs = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory()).sort();
+    const subdirs = fs
+      .readdirSync(dir)
+      .filter((f) => fs.statSync(path.join(dir, f)).isDirectory())
+      .sort();
     expect(subdirs).toEqual(['point-01-concurrency1', 'point-02-concurrency2', 'point-03-concurrency4']);
     for (const [i, d] of subdirs.entries()) {
       const j = readJson(path.join(dir, d, 'profile_export.json'));
@@ -50,7 +67,26 @@ describe('sweeps against the mock', () => {
   it('--sweep-stop-on-slo: the first point whose good-request fraction is below the bar ends the sweep', async () => {
     const dir = tmpDir();
     // A TTFT SLO of 1 ms that a 5 ms mock never meets: point 1 has a good fraction of 0.
-    const r = await runCli(['profile', '--url', mock.url, '--concurrency', '1,2,4', '--request-count', '6', '--osl', '5', '--goodput', 'time_to_first_token:1', '--sweep-stop-on-slo', '--slo-attainment-fraction', '0.9', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--concurrency',
+      '1,2,4',
+      '--request-count',
+      '6',
+      '--osl',
+      '5',
+      '--goodput',
+      'time_to_first_token:1',
+      '--sweep-stop-on-slo',
+      '--slo-attainment-fraction',
+      '0.9',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/point 1 met its SLOs for 0\.0 % of requests/);
     const s = readJson(path.join(dir, 'sweep_summary.json'));
@@ -62,7 +98,25 @@ describe('sweeps against the mock', () => {
 
   it('--profile sweep --sweep-size 3: synchronous, throughput, then the throughput rate', async () => {
     const dir = tmpDir();
-    const r = await runCli(['profile', '--url', mock.url, '--profile', 'sweep', '--sweep-size', '3', '--concurrency', '8', '--request-count', '16', '--osl', '5', '--artifact-dir', dir, '--ui', 'none']);
+    const r = await runCli([
+      'profile',
+      '--url',
+      mock.url,
+      '--profile',
+      'sweep',
+      '--sweep-size',
+      '3',
+      '--concurrency',
+      '8',
+      '--request-count',
+      '16',
+      '--osl',
+      '5',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const s = readJson(path.join(dir, 'sweep_summary.json'));
     expect(s.points.map((p: { strategy: string }) => p.strategy)).toEqual(['synchronous', 'throughput', 'rate']);

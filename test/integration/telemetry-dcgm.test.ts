@@ -19,8 +19,23 @@ describe('profile --gpu-telemetry dcgm (the mock fake exporter)', () => {
   it('scrapes power and the energy counter per GPU, skips and counts malformed lines', async () => {
     const dir = tmpDir();
     const r = await runCli(
-      ['profile', '--url', mock.url, '--ui', 'none', '--artifact-dir', dir, '--concurrency', '8', '--osl', '64', '--benchmark-duration', '3',
-        '--gpu-telemetry', `dcgm=${mock.url}/metrics?malformed=3`],
+      [
+        'profile',
+        '--url',
+        mock.url,
+        '--ui',
+        'none',
+        '--artifact-dir',
+        dir,
+        '--concurrency',
+        '8',
+        '--osl',
+        '64',
+        '--benchmark-duration',
+        '3',
+        '--gpu-telemetry',
+        `dcgm=${mock.url}/metrics?malformed=3`,
+      ],
       { timeoutMs: 90_000 },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -63,7 +78,19 @@ describe('profile --gpu-telemetry dcgm (the mock fake exporter)', () => {
   it('an unreachable exporter: one warning, and the run goes on without energy metrics', async () => {
     const dir = tmpDir();
     const r = await runCli(
-      ['profile', '--url', mock.url, '--ui', 'none', '--artifact-dir', dir, '--request-count', '10', '--gpu-telemetry', 'dcgm=http://127.0.0.1:9/metrics'],
+      [
+        'profile',
+        '--url',
+        mock.url,
+        '--ui',
+        'none',
+        '--artifact-dir',
+        dir,
+        '--request-count',
+        '10',
+        '--gpu-telemetry',
+        'dcgm=http://127.0.0.1:9/metrics',
+      ],
       { timeoutMs: 60_000 },
     );
     expect(r.code, r.stderr).toBe(0);

@@ -48,10 +48,15 @@ const nvmlEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ SERVEBE
 
 describe('profile --gpu-telemetry nvml (fake NVML)', () => {
   it('2 GPUs at a constant 300 W: every energy metric matches the script over the profiling window', async () => {
-    const r = await profile(['--gpu-telemetry', 'nvml', '--request-count', '40', '--warmup-request-count', '8'], nvmlEnv({ SB_FAKE_NVML_POWER: '300' }));
+    const r = await profile(
+      ['--gpu-telemetry', 'nvml', '--request-count', '40', '--warmup-request-count', '8'],
+      nvmlEnv({ SB_FAKE_NVML_POWER: '300' }),
+    );
     expect(r.code, r.stderr).toBe(0);
     // The window is the profiling phase's, as the run section reports it.
-    expect(r.json.gpu_telemetry.window).toEqual(r.json.run.start_ns === undefined ? undefined : { start_ns: r.json.run.start_ns, end_ns: r.json.run.end_ns });
+    expect(r.json.gpu_telemetry.window).toEqual(
+      r.json.run.start_ns === undefined ? undefined : { start_ns: r.json.run.start_ns, end_ns: r.json.run.end_ns },
+    );
     const E = 600 * r.windowS;
     // Tolerance 0.1 %: the fake's counter is exact (truncated to whole mJ), and the ends are interpolated.
     expect(Math.abs(r.metric('nvidia_total_gpu_energy')! - E) / E).toBeLessThan(1e-3);
@@ -103,7 +108,12 @@ describe('profile --gpu-telemetry nvml (fake NVML)', () => {
     const wave = '200/400/100';
     const r = await profile(
       ['--gpu-telemetry', 'nvml', '--gpu-telemetry', 'amdsmi', '--benchmark-duration', '2'],
-      nvmlEnv({ SB_FAKE_NVML_POWER: `${wave},250`, SB_FAKE_NVML_NO_ENERGY: '1', SERVEBENCH_AMDSMI_LIBRARY: libs.amdsmi, SB_FAKE_AMDSMI_POWER: '150' }),
+      nvmlEnv({
+        SB_FAKE_NVML_POWER: `${wave},250`,
+        SB_FAKE_NVML_NO_ENERGY: '1',
+        SERVEBENCH_AMDSMI_LIBRARY: libs.amdsmi,
+        SB_FAKE_AMDSMI_POWER: '150',
+      }),
     );
     expect(r.code, r.stderr).toBe(0);
     // GPU 0 by its counter (exact integral; linear interpolation of the ends between 50 ms
@@ -162,7 +172,9 @@ describe('profile --gpu-telemetry: no usable library, bad input', () => {
   const noGpuLine = (stderr: string) => stderr.split('\n').filter((l) => /GPU telemetry|NVML|AMD SMI/.test(l));
 
   it('auto without any library: the run goes on, one line says no GPU telemetry is available', async () => {
-    const hasDriver = ['/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1', '/usr/lib64/libnvidia-ml.so.1', '/opt/rocm/lib/libamd_smi.so'].some((p) => fs.existsSync(p));
+    const hasDriver = ['/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1', '/usr/lib64/libnvidia-ml.so.1', '/opt/rocm/lib/libamd_smi.so'].some(
+      (p) => fs.existsSync(p),
+    );
     const env = { SERVEBENCH_NVML_LIBRARY: undefined, SERVEBENCH_AMDSMI_LIBRARY: undefined } as NodeJS.ProcessEnv;
     const r = await profile(['--gpu-telemetry', 'auto', '--request-count', '10'], env);
     expect(r.code, r.stderr).toBe(0);
@@ -181,11 +193,15 @@ describe('profile --gpu-telemetry: no usable library, bad input', () => {
   });
 
   it('a library path in the environment that does not exist: one clear line, the run goes on', async () => {
-    const r = await profile(['--gpu-telemetry', 'nvml', '--request-count', '10'], { SERVEBENCH_NVML_LIBRARY: '/nonexistent/libnvidia-ml.so.1' });
+    const r = await profile(['--gpu-telemetry', 'nvml', '--request-count', '10'], {
+      SERVEBENCH_NVML_LIBRARY: '/nonexistent/libnvidia-ml.so.1',
+    });
     expect(r.code, r.stderr).toBe(0);
     const lines = noGpuLine(r.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^servebench: no GPU telemetry available \(NVML: cannot load SERVEBENCH_NVML_LIBRARY=\/nonexistent\/libnvidia-ml\.so\.1 \(.*No such file or directory\)\); continuing without energy metrics$/);
+    expect(lines[0]).toMatch(
+      /^servebench: no GPU telemetry available \(NVML: cannot load SERVEBENCH_NVML_LIBRARY=\/nonexistent\/libnvidia-ml\.so\.1 \(.*No such file or directory\)\); continuing without energy metrics$/,
+    );
     expect(r.json.counts.succeeded).toBe(10);
   });
 
@@ -198,7 +214,9 @@ describe('profile --gpu-telemetry: no usable library, bad input', () => {
   });
 
   it.each([['0'], ['-5'], ['2.5']])('--gpu-sample-interval-ms %s: exit code 2, one line', async (v) => {
-    const r = await runCli(['profile', '--gpu-telemetry', 'nvml', `--gpu-sample-interval-ms=${v}`, '--request-count', '1'], { timeoutMs: 30_000 });
+    const r = await runCli(['profile', '--gpu-telemetry', 'nvml', `--gpu-sample-interval-ms=${v}`, '--request-count', '1'], {
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^servebench: --gpu-sample-interval-ms: /);
@@ -218,9 +236,14 @@ describe('servebench telemetry', () => {
       timeoutMs: 30_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/nvml:0 {2}NVIDIA Fake H100 #0 {2}uuid=GPU-fa4e0000-0000-0000-0000-000000000000 {2}pci=00000000:18:00\.0 {2}power_limit=700\.0 W {2}driver=999\.99 {2}energy_counter=yes/);
+    expect(r.stdout).toMatch(
+      /nvml:0 {2}NVIDIA Fake H100 #0 {2}uuid=GPU-fa4e0000-0000-0000-0000-000000000000 {2}pci=00000000:18:00\.0 {2}power_limit=700\.0 W {2}driver=999\.99 {2}energy_counter=yes/,
+    );
     expect(r.stdout).toMatch(/nvml:1 .*energy_counter=no/);
-    const m = /nvml:0 {2}samples=(\d+) {2}rate=([\d.]+) \/s {2}power=300\.0\.\.300\.0 W .*counter=([\d.]+) J {2}integrated=([\d.]+) J {2}diff=(-?[\d.]+) %/.exec(r.stdout);
+    const m =
+      /nvml:0 {2}samples=(\d+) {2}rate=([\d.]+) \/s {2}power=300\.0\.\.300\.0 W .*counter=([\d.]+) J {2}integrated=([\d.]+) J {2}diff=(-?[\d.]+) %/.exec(
+        r.stdout,
+      );
     expect(m, r.stdout).not.toBeNull();
     expect(Number(m![2])).toBeGreaterThan(30); // 50 /s asked; a loaded machine loses some
     expect(Number(m![2])).toBeLessThanOrEqual(51);
@@ -230,7 +253,10 @@ describe('servebench telemetry', () => {
   });
 
   it('exits 0 saying so when no GPU is found', async () => {
-    const r = await runCli(['telemetry', '--seconds', '0'], { env: { SERVEBENCH_NVML_LIBRARY: '/nonexistent.so', SERVEBENCH_AMDSMI_LIBRARY: '/nonexistent.so' }, timeoutMs: 30_000 });
+    const r = await runCli(['telemetry', '--seconds', '0'], {
+      env: { SERVEBENCH_NVML_LIBRARY: '/nonexistent.so', SERVEBENCH_AMDSMI_LIBRARY: '/nonexistent.so' },
+      timeoutMs: 30_000,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('no GPU found: GPU telemetry is not available on this host\n');
   });

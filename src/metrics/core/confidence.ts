@@ -41,7 +41,9 @@ export function parseConfidence(raw: unknown): number | null {
   const text = String(raw).trim();
   const v = typeof raw === 'number' ? raw : /^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
   if (!(Number.isFinite(v) && v > 0 && v < 1)) {
-    throw new InvalidArgumentError(`--confidence: expected a level between 0 and 1 (exclusive, e.g. 0.95) or "none", got ${JSON.stringify(raw)}`);
+    throw new InvalidArgumentError(
+      `--confidence: expected a level between 0 and 1 (exclusive, e.g. 0.95) or "none", got ${JSON.stringify(raw)}`,
+    );
   }
   return v;
 }

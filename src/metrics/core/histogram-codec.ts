@@ -38,9 +38,7 @@ export function decodeCompressed(encoded: string): NativeHistogram {
   if (bytes.length < 8) throw new HistogramDecodeError('encoded histogram truncated (shorter than its 8-byte header)');
   const cookie = bytes.readUInt32BE(0);
   if ((cookie & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) {
-    throw new HistogramDecodeError(
-      `not a compressed HdrHistogram V2 encoding (cookie 0x${cookie.toString(16).padStart(8, '0')})`,
-    );
+    throw new HistogramDecodeError(`not a compressed HdrHistogram V2 encoding (cookie 0x${cookie.toString(16).padStart(8, '0')})`);
   }
   const length = bytes.readUInt32BE(4);
   if (length > bytes.length - 8) throw new HistogramDecodeError('encoded histogram truncated (compressed length exceeds the data)');

@@ -242,7 +242,8 @@ export class MetricHistogram {
     const n = this.count;
     if (n === 0) return [];
     for (const k of ranks) {
-      if (!Number.isInteger(k) || k < 1 || k > n) throw new InvalidArgumentError(`rank: expected an integer from 1 to ${n}, got ${String(k)}`);
+      if (!Number.isInteger(k) || k < 1 || k > n)
+        throw new InvalidArgumentError(`rank: expected an integer from 1 to ${n}, got ${String(k)}`);
     }
     // The percentile whose nearest rank is exactly k: k - 1/2 of n, away from both neighbours.
     return this.percentiles(ranks.map((k) => (100 * (k - 0.5)) / n));
@@ -294,7 +295,10 @@ export class MetricHistogram {
   }
 
   private negative(): Recorder {
-    this.neg ??= new Recorder(callNative(() => new native.Histogram(this.significantDigits)), this.scale);
+    this.neg ??= new Recorder(
+      callNative(() => new native.Histogram(this.significantDigits)),
+      this.scale,
+    );
     return this.neg;
   }
 }

@@ -28,11 +28,11 @@ export function timeWeightedWindow(profiling: readonly ProcessedRecord[]): TimeW
 }
 
 /** The record metrics the columns are built from; a def's `requires` may name any of them. */
-const SOURCES = ['time_to_first_token', 'input_sequence_length', 'output_sequence_length'] as const;
+type Source = 'time_to_first_token' | 'input_sequence_length' | 'output_sequence_length';
 
 export interface RecordColumns {
   columns: TimelineColumns;
-  /** The SOURCES tags that at least one record had a value for. */
+  /** The Source tags that at least one record had a value for. */
   present: Set<string>;
 }
 
@@ -57,7 +57,7 @@ export function recordColumns(records: readonly ProcessedRecord[], origin: bigin
     // Differences of stamps stay far below 2^53 ns, so these doubles are exact.
     const start = Number(r.raw.start_ns - origin);
     const end = Number(r.raw.end_ns - origin);
-    const value = (tag: (typeof SOURCES)[number]): number => {
+    const value = (tag: Source): number => {
       const v = r.metrics.get(tag);
       if (typeof v !== 'number') return NaN;
       present.add(tag);
@@ -79,10 +79,7 @@ export function recordColumns(records: readonly ProcessedRecord[], origin: bigin
  * when no request succeeded, when the window is empty, when no successful record had a value for
  * one of its `requires` tags, or (Active) when its phase never had a request in flight.
  */
-export function summarizeTimeWeighted(
-  profiling: readonly ProcessedRecord[],
-  defs: readonly TimeWeightedMetricDef[],
-): TimeWeightedResult[] {
+export function summarizeTimeWeighted(profiling: readonly ProcessedRecord[], defs: readonly TimeWeightedMetricDef[]): TimeWeightedResult[] {
   if (defs.length === 0) return [];
   const window = timeWeightedWindow(profiling);
   if (window === null || window.end_ns <= window.start_ns) return [];

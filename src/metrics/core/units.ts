@@ -46,7 +46,6 @@ export type DisplayUnit =
   | 'tokens/s/W'
   | 'J*s';
 
-
 const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   ns: { ns: 1, ms: 1e-6, s: 1e-9 },
   tokens: { tokens: 1 },

@@ -69,13 +69,7 @@ export const effectiveTimeWeightedMetrics: readonly TimeWeightedMetricDef[] = [
   tw('effective_decode_throughput', 'Effective Decode Throughput', 'decode_throughput', 'tokens/s', DECODE),
   tw('effective_prefill_throughput', 'Effective Prefill Throughput', 'prefill_throughput', 'tokens/s', PREFILL),
   tw('effective_total_throughput', 'Effective Total Throughput', 'total_throughput', 'tokens/s', TOKENS),
-  tw(
-    'effective_decode_throughput_per_user',
-    'Effective Decode Throughput Per User',
-    'decode_throughput_per_user',
-    'tokens/s/user',
-    DECODE,
-  ),
+  tw('effective_decode_throughput_per_user', 'Effective Decode Throughput Per User', 'decode_throughput_per_user', 'tokens/s/user', DECODE),
   tw(
     'effective_prefill_throughput_per_user',
     'Effective Prefill Throughput Per User',

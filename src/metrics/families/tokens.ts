@@ -30,9 +30,7 @@ export const outputSequenceLength: RecordMetricDef = {
   // Reads the counts directly rather than requiring their tags: one known count is enough.
   requires: [],
   compute: (r) =>
-    r.output_tokens === null && r.reasoning_tokens === null
-      ? undefined
-      : (r.output_tokens ?? 0) + (r.reasoning_tokens ?? 0),
+    r.output_tokens === null && r.reasoning_tokens === null ? undefined : (r.output_tokens ?? 0) + (r.reasoning_tokens ?? 0),
 };
 
 export const inputSequenceLength: RecordMetricDef = {
@@ -98,8 +96,7 @@ export const totalTokenThroughput: RunMetricDef = {
   flags: TOKENS_BETTER,
   group: 'default',
   requires: ['total_isl', 'total_osl', 'benchmark_duration'],
-  compute: (_run, v) =>
-    perSecond(runNumber(v, 'total_isl') + runNumber(v, 'total_osl'), runNumber(v, 'benchmark_duration')),
+  compute: (_run, v) => perSecond(runNumber(v, 'total_isl') + runNumber(v, 'total_osl'), runNumber(v, 'benchmark_duration')),
 };
 
 export const tokenRecordMetrics: readonly RecordMetricDef[] = [

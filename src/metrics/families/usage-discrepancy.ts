@@ -25,7 +25,12 @@ function diffPct(tag: string, header: string, usageTag: string, clientTag: strin
   };
 }
 
-export const usagePromptTokensDiffPct = diffPct('usage_prompt_tokens_diff_pct', 'Usage Prompt Diff', 'usage_prompt_tokens', 'input_sequence_length');
+export const usagePromptTokensDiffPct = diffPct(
+  'usage_prompt_tokens_diff_pct',
+  'Usage Prompt Diff',
+  'usage_prompt_tokens',
+  'input_sequence_length',
+);
 export const usageCompletionTokensDiffPct = diffPct(
   'usage_completion_tokens_diff_pct',
   'Usage Completion Diff',

@@ -38,7 +38,12 @@ function usageMetric(
 export const usagePromptTokens = usageMetric('usage_prompt_tokens', 'Usage Prompt Tokens', 'prompt_tokens', 'usage');
 export const usageCompletionTokens = usageMetric('usage_completion_tokens', 'Usage Completion Tokens', 'completion_tokens', 'usage');
 export const usageTotalTokens = usageMetric('usage_total_tokens', 'Usage Total Tokens', 'total_tokens', 'usage');
-export const usageToolUsePromptTokens = usageMetric('usage_tool_use_prompt_tokens', 'Usage Tool Use Prompt Tokens', 'tool_use_prompt_tokens', 'usage');
+export const usageToolUsePromptTokens = usageMetric(
+  'usage_tool_use_prompt_tokens',
+  'Usage Tool Use Prompt Tokens',
+  'tool_use_prompt_tokens',
+  'usage',
+);
 export const usageReasoningTokens = usageMetric(
   'usage_reasoning_tokens',
   'Usage Reasoning Tokens',
@@ -54,10 +59,25 @@ export const usagePromptCacheReadTokens = usageMetric(
   'cache',
   TOKENS | MetricFlag.LARGER_IS_BETTER,
 );
-export const usagePromptCacheWriteTokens = usageMetric('usage_prompt_cache_write_tokens', 'Usage Prompt Cache Write Tokens', 'prompt_cache_write_tokens', 'cache');
-export const usagePromptCacheMissTokens = usageMetric('usage_prompt_cache_miss_tokens', 'Usage Prompt Cache Miss Tokens', 'prompt_cache_miss_tokens', 'cache');
+export const usagePromptCacheWriteTokens = usageMetric(
+  'usage_prompt_cache_write_tokens',
+  'Usage Prompt Cache Write Tokens',
+  'prompt_cache_write_tokens',
+  'cache',
+);
+export const usagePromptCacheMissTokens = usageMetric(
+  'usage_prompt_cache_miss_tokens',
+  'Usage Prompt Cache Miss Tokens',
+  'prompt_cache_miss_tokens',
+  'cache',
+);
 export const usagePromptAudioTokens = usageMetric('usage_prompt_audio_tokens', 'Usage Prompt Audio Tokens', 'prompt_audio_tokens', 'audio');
-export const usageCompletionAudioTokens = usageMetric('usage_completion_audio_tokens', 'Usage Completion Audio Tokens', 'completion_audio_tokens', 'audio');
+export const usageCompletionAudioTokens = usageMetric(
+  'usage_completion_audio_tokens',
+  'Usage Completion Audio Tokens',
+  'completion_audio_tokens',
+  'audio',
+);
 // A duration in seconds (Mistral), kept in the ns base unit like every time so 12.5 s stays exact.
 export const usagePromptAudioSeconds = usageMetric(
   'usage_prompt_audio_seconds',
@@ -76,21 +96,62 @@ export const usageAcceptedPredictionTokens = usageMetric(
   'prediction',
   TOKENS | MetricFlag.LARGER_IS_BETTER,
 );
-export const usageRejectedPredictionTokens = usageMetric('usage_rejected_prediction_tokens', 'Usage Rejected Prediction Tokens', 'rejected_prediction_tokens', 'prediction');
+export const usageRejectedPredictionTokens = usageMetric(
+  'usage_rejected_prediction_tokens',
+  'Usage Rejected Prediction Tokens',
+  'rejected_prediction_tokens',
+  'prediction',
+);
 
 export const totalUsagePromptTokens = totalOf(usagePromptTokens, 'total_usage_prompt_tokens', 'Total Usage Prompt Tokens');
 export const totalUsageCompletionTokens = totalOf(usageCompletionTokens, 'total_usage_completion_tokens', 'Total Usage Completion Tokens');
 export const totalUsageTotalTokens = totalOf(usageTotalTokens, 'total_usage_total_tokens', 'Total Usage Total Tokens');
 export const totalUsageReasoningTokens = totalOf(usageReasoningTokens, 'total_usage_reasoning_tokens', 'Total Usage Reasoning Tokens');
-export const totalUsagePromptCacheReadTokens = totalOf(usagePromptCacheReadTokens, 'total_usage_prompt_cache_read_tokens', 'Total Usage Prompt Cache Read Tokens');
-export const totalUsagePromptCacheWriteTokens = totalOf(usagePromptCacheWriteTokens, 'total_usage_prompt_cache_write_tokens', 'Total Usage Prompt Cache Write Tokens');
-export const totalUsagePromptCacheMissTokens = totalOf(usagePromptCacheMissTokens, 'total_usage_prompt_cache_miss_tokens', 'Total Usage Prompt Cache Miss Tokens');
-export const totalUsagePromptAudioTokens = totalOf(usagePromptAudioTokens, 'total_usage_prompt_audio_tokens', 'Total Usage Prompt Audio Tokens');
-export const totalUsageCompletionAudioTokens = totalOf(usageCompletionAudioTokens, 'total_usage_completion_audio_tokens', 'Total Usage Completion Audio Tokens');
-export const totalUsagePromptAudioSeconds = totalOf(usagePromptAudioSeconds, 'total_usage_prompt_audio_seconds', 'Total Usage Prompt Audio Seconds');
-export const totalUsageToolUsePromptTokens = totalOf(usageToolUsePromptTokens, 'total_usage_tool_use_prompt_tokens', 'Total Usage Tool Use Prompt Tokens');
-export const totalUsageAcceptedPredictionTokens = totalOf(usageAcceptedPredictionTokens, 'total_usage_accepted_prediction_tokens', 'Total Usage Accepted Prediction Tokens');
-export const totalUsageRejectedPredictionTokens = totalOf(usageRejectedPredictionTokens, 'total_usage_rejected_prediction_tokens', 'Total Usage Rejected Prediction Tokens');
+export const totalUsagePromptCacheReadTokens = totalOf(
+  usagePromptCacheReadTokens,
+  'total_usage_prompt_cache_read_tokens',
+  'Total Usage Prompt Cache Read Tokens',
+);
+export const totalUsagePromptCacheWriteTokens = totalOf(
+  usagePromptCacheWriteTokens,
+  'total_usage_prompt_cache_write_tokens',
+  'Total Usage Prompt Cache Write Tokens',
+);
+export const totalUsagePromptCacheMissTokens = totalOf(
+  usagePromptCacheMissTokens,
+  'total_usage_prompt_cache_miss_tokens',
+  'Total Usage Prompt Cache Miss Tokens',
+);
+export const totalUsagePromptAudioTokens = totalOf(
+  usagePromptAudioTokens,
+  'total_usage_prompt_audio_tokens',
+  'Total Usage Prompt Audio Tokens',
+);
+export const totalUsageCompletionAudioTokens = totalOf(
+  usageCompletionAudioTokens,
+  'total_usage_completion_audio_tokens',
+  'Total Usage Completion Audio Tokens',
+);
+export const totalUsagePromptAudioSeconds = totalOf(
+  usagePromptAudioSeconds,
+  'total_usage_prompt_audio_seconds',
+  'Total Usage Prompt Audio Seconds',
+);
+export const totalUsageToolUsePromptTokens = totalOf(
+  usageToolUsePromptTokens,
+  'total_usage_tool_use_prompt_tokens',
+  'Total Usage Tool Use Prompt Tokens',
+);
+export const totalUsageAcceptedPredictionTokens = totalOf(
+  usageAcceptedPredictionTokens,
+  'total_usage_accepted_prediction_tokens',
+  'Total Usage Accepted Prediction Tokens',
+);
+export const totalUsageRejectedPredictionTokens = totalOf(
+  usageRejectedPredictionTokens,
+  'total_usage_rejected_prediction_tokens',
+  'Total Usage Rejected Prediction Tokens',
+);
 
 export const overallUsagePromptCacheReadPct: RunMetricDef = {
   kind: 'derived',

@@ -63,7 +63,9 @@ describe('metric settings in the run config', () => {
   });
 
   it('a bad --goodput: one line naming it, with the valid tags', () => {
-    expect(fails({ goodput: ['ttft:200'] })).toMatch(/^--goodput: unknown metric tag 'ttft' in 'ttft:200'; valid tags: time_to_first_token, /);
+    expect(fails({ goodput: ['ttft:200'] })).toMatch(
+      /^--goodput: unknown metric tag 'ttft' in 'ttft:200'; valid tags: time_to_first_token, /,
+    );
     expect(fails({ goodput: ['time_to_first_token:abc'] })).toMatch(/bad number 'abc'/);
     expect(fails({ goodput: ['time_to_first_token'] })).toMatch(/malformed pair 'time_to_first_token'/);
   });

@@ -16,10 +16,18 @@ function fails(flags: Parameters<typeof buildRunConfig>[0]): string {
 
 describe('statistics settings', () => {
   it('defaults: 95 % intervals, AIPerf definitions, one run', () => {
-    expect(buildRunConfig({}, {}).statistics).toEqual({ confidence: 0.95, convention: 'aiperf', num_profile_runs: 1, profile_run_cooldown_s: 0 });
+    expect(buildRunConfig({}, {}).statistics).toEqual({
+      confidence: 0.95,
+      convention: 'aiperf',
+      num_profile_runs: 1,
+      profile_run_cooldown_s: 0,
+    });
   });
   it('takes the flags', () => {
-    const s = buildRunConfig({ confidence: '0.99', convention: 'evalscope', 'num-profile-runs': 10, 'profile-run-cooldown-seconds': 2.5 }, {}).statistics;
+    const s = buildRunConfig(
+      { confidence: '0.99', convention: 'evalscope', 'num-profile-runs': 10, 'profile-run-cooldown-seconds': 2.5 },
+      {},
+    ).statistics;
     expect(s).toEqual({ confidence: 0.99, convention: 'evalscope', num_profile_runs: 10, profile_run_cooldown_s: 2.5 });
     expect(buildRunConfig({ confidence: 'none' }, {}).statistics.confidence).toBeNull();
     expect(buildRunConfig({ convention: 'all' }, {}).statistics.convention).toBe('all');

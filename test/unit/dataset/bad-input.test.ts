@@ -64,7 +64,9 @@ describe('bad dataset files', () => {
   });
 
   it('--sharegpt-multi-turn with a file that turns out not to be ShareGPT', async () => {
-    await expect(loadSource(tok, { 'input-file': fixture('single_turn.jsonl'), 'sharegpt-multi-turn': true })).rejects.toThrow(InvalidArgumentError);
+    await expect(loadSource(tok, { 'input-file': fixture('single_turn.jsonl'), 'sharegpt-multi-turn': true })).rejects.toThrow(
+      InvalidArgumentError,
+    );
     await expect(loadSource(tok, { 'input-file': fixture('single_turn.jsonl'), 'sharegpt-multi-turn': true })).rejects.toThrow(
       /--sharegpt-multi-turn: cannot be combined with --input-file .*single_turn/,
     );

@@ -56,7 +56,10 @@ describe('parseDatasetFlags', () => {
 
   it.each<[DatasetFlags, RegExp]>([
     [{ 'custom-dataset-type': 'mooncake_trace' }, /--custom-dataset-type: needs --input-file/],
-    [{ 'input-file': 'f', 'custom-dataset-type': 'csv' }, /--custom-dataset-type: expected one of single_turn, multi_turn, mooncake_trace, sharegpt/],
+    [
+      { 'input-file': 'f', 'custom-dataset-type': 'csv' },
+      /--custom-dataset-type: expected one of single_turn, multi_turn, mooncake_trace, sharegpt/,
+    ],
     [{ 'seq-dist': '100,10:1', 'isl-stddev': 5 }, /--seq-dist: .*--isl-stddev/],
     [{ 'seq-dist': '100,10:1', isl: 100 }, /--seq-dist: .*--isl\b/],
     [{ 'seq-dist': '100,10:1', osl: 10 }, /--seq-dist: .*--osl\b/],
@@ -69,11 +72,20 @@ describe('parseDatasetFlags', () => {
     [{ 'prefix-prompt-length': 30 }, /--prefix-prompt-length: needs --num-prefix-prompts/],
     [{ 'num-prefix-prompts': 2, 'prefix-prompt-length': 128 }, /--prefix-prompt-length: must be below --isl \(128 >= 128\)/],
     [{ 'num-prefix-prompts': 2, 'prefix-prompt-length': 50, isl: 40 }, /--prefix-prompt-length: must be below --isl/],
-    [{ 'num-prefix-prompts': 2, 'prefix-prompt-length': 50, 'seq-dist': '100,1:0.5;50,1:0.5' }, /--prefix-prompt-length: must be below every --seq-dist ISL/],
+    [
+      { 'num-prefix-prompts': 2, 'prefix-prompt-length': 50, 'seq-dist': '100,1:0.5;50,1:0.5' },
+      /--prefix-prompt-length: must be below every --seq-dist ISL/,
+    ],
     [{ 'sharegpt-multi-turn': true }, /--sharegpt-multi-turn: needs --input-file/],
-    [{ 'sharegpt-multi-turn': true, 'input-file': 'f', 'custom-dataset-type': 'single_turn' }, /--sharegpt-multi-turn: cannot be combined with --custom-dataset-type single_turn/],
+    [
+      { 'sharegpt-multi-turn': true, 'input-file': 'f', 'custom-dataset-type': 'single_turn' },
+      /--sharegpt-multi-turn: cannot be combined with --custom-dataset-type single_turn/,
+    ],
     [{ 'dataset-sampling-strategy': 'shuffle' }, /--dataset-sampling-strategy: needs --input-file or --conversation-num/],
-    [{ 'input-file': 'f', 'dataset-sampling-strategy': 'lifo' }, /--dataset-sampling-strategy: expected one of sequential, random, shuffle/],
+    [
+      { 'input-file': 'f', 'dataset-sampling-strategy': 'lifo' },
+      /--dataset-sampling-strategy: expected one of sequential, random, shuffle/,
+    ],
     [{ 'conversation-num': 0 }, /--conversation-num: must be at least 1/],
     [{ 'conversation-num': 2.5 }, /--conversation-num: expected an integer/],
     [{ 'conversation-turn-mean': 0.5 }, /--conversation-turn-mean: must be at least 1/],

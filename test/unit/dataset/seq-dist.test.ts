@@ -40,6 +40,6 @@ describe('pickSeqDist', () => {
     const N = 20000;
     for (let i = 0; i < N; i++) counts[pickSeqDist(entries, rng).isl - 1]++;
     // Binomial sd at N=20000: <= 71 draws; allow 5 sd.
-    [0.2, 0.5, 0.3].forEach((p, i) => expect(Math.abs((counts[i] as number) - p * N)).toBeLessThan(355));
+    [0.2, 0.5, 0.3].forEach((p, i) => expect(Math.abs(counts[i] - p * N)).toBeLessThan(355));
   });
 });

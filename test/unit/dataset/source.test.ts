@@ -47,11 +47,11 @@ describe('IndexedSource', () => {
   it('hands out copies', () => {
     const { src } = source(true, 'sequential');
     const a = src.next();
-    a.turns[0]!.prompt = 'x';
-    a.turns.push(a.turns[0]!);
+    a.turns[0].prompt = 'x';
+    a.turns.push(a.turns[0]);
     for (let i = 0; i < 5; i++) src.next();
     const again = src.next();
     expect(again.turns).toHaveLength(1);
-    expect(again.turns[0]!.prompt).toBe('p0');
+    expect(again.turns[0].prompt).toBe('p0');
   });
 });

@@ -39,7 +39,13 @@ describe('synthetic ConversationSource', () => {
   });
 
   it('multi-turn: turn counts follow --conversation-turn-mean/-stddev; stddev 0 gives the mean exactly', async () => {
-    const { source } = await loadSource(tok, { isl: 8, osl: 4, 'conversation-turn-mean': 4, 'conversation-turn-stddev': 1.5, 'random-seed': 2 });
+    const { source } = await loadSource(tok, {
+      isl: 8,
+      osl: 4,
+      'conversation-turn-mean': 4,
+      'conversation-turn-stddev': 1.5,
+      'random-seed': 2,
+    });
     const counts = take(source, 2000).map((c) => c.turns.length);
     const { mean, std } = meanStd(counts);
     // SE of the mean 1.5/sqrt(2000) = 0.034; clamping at 1 and rounding shift it by < 0.05.
@@ -58,7 +64,7 @@ describe('synthetic ConversationSource', () => {
       'conversation-turn-delay-stddev': 100,
     });
     const convs = take(source, 1000);
-    expect(convs.every((c) => c.turns[0]!.delay_ms === null)).toBe(true);
+    expect(convs.every((c) => c.turns[0].delay_ms === null)).toBe(true);
     const delays = convs.flatMap((c) => c.turns.slice(1).map((t) => t.delay_ms as number));
     expect(delays).toHaveLength(2000);
     const { mean, std } = meanStd(delays);
@@ -86,7 +92,7 @@ describe('synthetic ConversationSource', () => {
       'random-seed': 5,
     });
     const convs = take(source, 300);
-    const firsts = convs.map((c) => c.turns[0]!);
+    const firsts = convs.map((c) => c.turns[0]);
     // The pool: the first 40 tokens of every first turn, decoded, give exactly 3 distinct prefixes.
     const prefixes = new Set(firsts.map((t) => tok.decode(tok.encode(t.prompt).slice(0, 40))));
     expect(prefixes.size).toBe(3);
@@ -102,7 +108,7 @@ describe('synthetic ConversationSource', () => {
       expect(Math.abs(n - 100)).toBeLessThan(40);
     }
     // Later turns do not start with a pool prefix, and their own parts differ.
-    for (const c of convs) expect([...prefixes].some((p) => c.turns[1]!.prompt.startsWith(p))).toBe(false);
+    for (const c of convs) expect([...prefixes].some((p) => c.turns[1].prompt.startsWith(p))).toBe(false);
     expect(new Set(firsts.map((t) => t.prompt)).size).toBe(300);
   });
 
@@ -128,10 +134,10 @@ describe('synthetic ConversationSource', () => {
   it('--shared-system-prompt-length: one system prompt of exactly that length for every conversation', async () => {
     const { source } = await loadSource(tok, { isl: 20, 'shared-system-prompt-length': 64, 'conversation-turn-mean': 2 });
     const convs = take(source, 20);
-    const sys = convs[0]!.system_prompt!;
+    const sys = convs[0].system_prompt!;
     expect(tok.count(sys)).toBe(64);
     expect(convs.every((c) => c.system_prompt === sys)).toBe(true);
-    expect(convs.every((c) => !c.turns[0]!.prompt.startsWith(sys))).toBe(true);
+    expect(convs.every((c) => !c.turns[0].prompt.startsWith(sys))).toBe(true);
   });
 
   it('--conversation-num: a finite set replayed per the sampling strategy', async () => {
@@ -139,10 +145,18 @@ describe('synthetic ConversationSource', () => {
     expect(seq.size).toBe(5);
     const a = take(seq, 10);
     expect(a.slice(5)).toEqual(a.slice(0, 5));
-    expect(new Set(a.slice(0, 5).map((c) => c.turns[0]!.prompt)).size).toBe(5);
-    const shuf = (await loadSource(tok, { isl: 16, 'conversation-num': 5, 'conversation-turn-mean': 2, 'dataset-sampling-strategy': 'shuffle' })).source;
+    expect(new Set(a.slice(0, 5).map((c) => c.turns[0].prompt)).size).toBe(5);
+    const shuf = (
+      await loadSource(tok, { isl: 16, 'conversation-num': 5, 'conversation-turn-mean': 2, 'dataset-sampling-strategy': 'shuffle' })
+    ).source;
     const b = take(shuf, 10);
-    for (const pass of [b.slice(0, 5), b.slice(5)]) expect(pass.map((c) => c.id).sort()).toEqual(a.slice(0, 5).map((c) => c.id).sort());
+    for (const pass of [b.slice(0, 5), b.slice(5)])
+      expect(pass.map((c) => c.id).sort()).toEqual(
+        a
+          .slice(0, 5)
+          .map((c) => c.id)
+          .sort(),
+      );
     // Conversation i is the same whatever order it is drawn in.
     const byId = new Map(a.map((c) => [c.id, c]));
     for (const c of b) expect(c).toEqual(byId.get(c.id));

@@ -29,12 +29,24 @@ describe('chat adapter', () => {
   });
   it('parses deltas, reasoning, a role-only chunk and usage', () => {
     expect(chatAdapter.parse('{"choices":[{"delta":{"role":"assistant","content":""}}]}')).toEqual({
-      kind: 'data', content: '', reasoning: '', has_choices: true, usage: null,
+      kind: 'data',
+      content: '',
+      reasoning: '',
+      has_choices: true,
+      usage: null,
     });
     const r = chatAdapter.parse('{"choices":[{"delta":{"reasoning_content":"hmm"}}]}');
     expect(r).toMatchObject({ kind: 'data', reasoning: 'hmm', content: '' });
-    const u = chatAdapter.parse('{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":5,"total_tokens":8,"completion_tokens_details":{"reasoning_tokens":2}}}');
-    expect(u).toEqual({ kind: 'data', content: '', reasoning: '', has_choices: false, usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, reasoning_tokens: 2 } });
+    const u = chatAdapter.parse(
+      '{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":5,"total_tokens":8,"completion_tokens_details":{"reasoning_tokens":2}}}',
+    );
+    expect(u).toEqual({
+      kind: 'data',
+      content: '',
+      reasoning: '',
+      has_choices: false,
+      usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, reasoning_tokens: 2 },
+    });
     expect(chatAdapter.parse('{"choices":[{"message":{"content":"whole"}}]}')).toMatchObject({ content: 'whole' });
   });
   it('treats wrong-typed usage fields as no value', () => {
@@ -64,7 +76,12 @@ describe('RequestBuilder', () => {
     const credit = { index: 0, phase: 'profiling' as const, x_request_id: 'rid-1', credit_issued_ns: 1n, targeted_start_ns: null, turn };
     const r = rb.build(credit);
     expect(r.path).toBe('/v1/chat/completions');
-    expect(r.headers).toMatchObject({ authorization: 'Bearer sk-1234', 'x-request-id': 'rid-1', 'x-a': '1', 'content-type': 'application/json' });
+    expect(r.headers).toMatchObject({
+      authorization: 'Bearer sk-1234',
+      'x-request-id': 'rid-1',
+      'x-a': '1',
+      'content-type': 'application/json',
+    });
     expect(JSON.parse(r.body.toString()).messages[0].content).toBe('hello there');
   });
 });

@@ -26,7 +26,10 @@ describe('spec-decode payload shapes', () => {
 
   it('vLLM metrics.speculative_decoding (dense list, or an object with string keys); the last one wins', () => {
     const dense = { num_spec_steps: 43, num_accepted_draft_tokens: 10, num_draft_tokens: 129, acceptance_histogram: [39, 1, 0, 3] };
-    const r = fold({ metrics: { speculative_decoding: { ...dense, num_spec_steps: 1, acceptance_histogram: [1], num_accepted_draft_tokens: 0 } } }, { metrics: { speculative_decoding: dense } });
+    const r = fold(
+      { metrics: { speculative_decoding: { ...dense, num_spec_steps: 1, acceptance_histogram: [1], num_accepted_draft_tokens: 0 } } },
+      { metrics: { speculative_decoding: dense } },
+    );
     expect(r).toEqual({ steps: 43, accepted_draft_tokens: 10, draft_tokens: 129, histogram: [39, 1, 0, 3] });
     const keyed = fold({ metrics: { speculative_decoding: { ...dense, acceptance_histogram: { '0': 39, '1': 1, '3': 3 } } } });
     expect(keyed?.histogram).toEqual([39, 1, 0, 3]);
@@ -53,9 +56,26 @@ describe('spec-decode payload shapes', () => {
 
   it('inconsistent or malformed stats are ignored with a one-time warning', () => {
     const bad = [
-      { metrics: { speculative_decoding: { num_spec_steps: 99, num_accepted_draft_tokens: 10, num_draft_tokens: 129, acceptance_histogram: [39, 1, 0, 3] } } },
-      { metrics: { speculative_decoding: { num_spec_steps: 2, num_accepted_draft_tokens: 2, num_draft_tokens: 1, acceptance_histogram: [1, 0, 1] } } },
-      { metrics: { speculative_decoding: { num_spec_steps: 1, num_accepted_draft_tokens: 0, num_draft_tokens: 1, acceptance_histogram: [-1] } } },
+      {
+        metrics: {
+          speculative_decoding: {
+            num_spec_steps: 99,
+            num_accepted_draft_tokens: 10,
+            num_draft_tokens: 129,
+            acceptance_histogram: [39, 1, 0, 3],
+          },
+        },
+      },
+      {
+        metrics: {
+          speculative_decoding: { num_spec_steps: 2, num_accepted_draft_tokens: 2, num_draft_tokens: 1, acceptance_histogram: [1, 0, 1] },
+        },
+      },
+      {
+        metrics: {
+          speculative_decoding: { num_spec_steps: 1, num_accepted_draft_tokens: 0, num_draft_tokens: 1, acceptance_histogram: [-1] },
+        },
+      },
       { metrics: { speculative_decoding: { num_spec_steps: 1, num_accepted_draft_tokens: 0, num_draft_tokens: 1 } } },
     ];
     for (const p of bad) expect(specDecodeOfPayload(p)).toBeNull();
@@ -66,7 +86,13 @@ describe('spec-decode payload shapes', () => {
 
   it('no stats, or zero verify steps: no record', () => {
     expect(fold({ choices: [] })).toBeNull();
-    expect(fold({ metrics: { speculative_decoding: { num_spec_steps: 0, num_accepted_draft_tokens: 0, num_draft_tokens: 0, acceptance_histogram: [] } } })).toBeNull();
+    expect(
+      fold({
+        metrics: {
+          speculative_decoding: { num_spec_steps: 0, num_accepted_draft_tokens: 0, num_draft_tokens: 0, acceptance_histogram: [] },
+        },
+      }),
+    ).toBeNull();
   });
 
   it('the chat adapter hands the stats over with the payload', () => {

@@ -113,8 +113,17 @@ describe('parseUsage: values of the wrong type', () => {
     expect(u.prompt_cache_read_tokens ?? null).toBeNull();
     expect(u.prompt_audio_seconds ?? null).toBeNull();
     expect(warnings).toHaveLength(5);
-    for (const field of ['usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens', 'usage.prompt_tokens_details.cached_tokens', 'usage.prompt_audio_seconds']) {
-      expect(warnings.some((w) => w.includes(`'${field}'`)), field).toBe(true);
+    for (const field of [
+      'usage.prompt_tokens',
+      'usage.completion_tokens',
+      'usage.total_tokens',
+      'usage.prompt_tokens_details.cached_tokens',
+      'usage.prompt_audio_seconds',
+    ]) {
+      expect(
+        warnings.some((w) => w.includes(`'${field}'`)),
+        field,
+      ).toBe(true);
     }
   });
 
@@ -141,7 +150,9 @@ describe('NaN and Infinity from Python servers', () => {
   });
 
   it('a payload with usage NaN keeps its content; the field has no value and is warned about', () => {
-    const p = chatAdapter.parse('{"choices":[{"delta":{"content":"hi"}}],"usage":{"prompt_tokens":NaN,"completion_tokens":2,"total_tokens":NaN}}');
+    const p = chatAdapter.parse(
+      '{"choices":[{"delta":{"content":"hi"}}],"usage":{"prompt_tokens":NaN,"completion_tokens":2,"total_tokens":NaN}}',
+    );
     expect(p.kind).toBe('data');
     if (p.kind !== 'data') return;
     expect(p.content).toBe('hi');

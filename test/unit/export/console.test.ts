@@ -14,7 +14,10 @@ describe('renderConsole', () => {
 
   it('shows the stat columns in order, in display units', () => {
     const header = lines(out).find((l) => l.includes('Metric') && l.includes('avg'))!;
-    const cols = header.split(/[│|]/).map((c) => c.trim()).filter(Boolean);
+    const cols = header
+      .split(/[│|]/)
+      .map((c) => c.trim())
+      .filter(Boolean);
     // '±': the half-width of the mean's 95 % interval (the sample has two requests).
     expect(cols).toEqual(['Metric', 'avg', '±', 'min', 'max', 'p99', 'p90', 'p50', 'std']);
     const ttft = lines(out).find((l) => l.includes('Time to First Token (ms)'))!;
@@ -40,16 +43,33 @@ describe('renderConsole', () => {
 
   it('orders effective and active groups first when they exist', () => {
     const extra = (tag: string, group: MetricResult['group']): MetricResult => ({
-      tag, header: tag, unit: 'tokens/s', display: 'tokens/s', group, flags: 0, kind: 'single', stats: { avg: 1 },
+      tag,
+      header: tag,
+      unit: 'tokens/s',
+      display: 'tokens/s',
+      group,
+      flags: 0,
+      kind: 'single',
+      stats: { avg: 1 },
     });
-    const s: MetricsSummary = { ...summary, metrics: [...summary.metrics, extra('act', 'active'), extra('eff', 'effective'), extra('use', 'usage')] };
+    const s: MetricsSummary = {
+      ...summary,
+      metrics: [...summary.metrics, extra('act', 'active'), extra('eff', 'effective'), extra('use', 'usage')],
+    };
     const o = renderConsole(s);
-    const pos = ['Effective Metrics', 'Active Metrics', 'LLM Metrics: Usage', 'LLM Metrics: Reasoning', 'Time to First Token'].map((t) => o.indexOf(t));
+    const pos = ['Effective Metrics', 'Active Metrics', 'LLM Metrics: Usage', 'LLM Metrics: Reasoning', 'Time to First Token'].map((t) =>
+      o.indexOf(t),
+    );
     expect(pos.every((p) => p >= 0)).toBe(true);
     expect([...pos].sort((a, b) => a - b)).toEqual(pos);
     // A group of single values only gets a Metric / value table.
     const effHeader = lines(o).find((l) => l.includes('Metric') && l.includes('value'))!;
-    expect(effHeader.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['Metric', 'value']);
+    expect(
+      effHeader
+        .split('│')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual(['Metric', 'value']);
   });
 
   it('skips NO_CONSOLE metrics and empty groups', () => {

@@ -12,13 +12,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
   }
   return rows;
 }
@@ -41,9 +49,15 @@ describe('renderCsv', () => {
 
   it('writes time-weighted rows with their percentiles', () => {
     // Both successes start at T0 and end 2 s and 4 s later: 2 in flight for 2 s, then 1 for 2 s.
-    expect(rows.find((r) => r[0] === 'Effective Concurrency (requests)')).toEqual(
-      ['Effective Concurrency (requests)', '1.5', '1', '2', '2', '2', '2'],
-    );
+    expect(rows.find((r) => r[0] === 'Effective Concurrency (requests)')).toEqual([
+      'Effective Concurrency (requests)',
+      '1.5',
+      '1',
+      '2',
+      '2',
+      '2',
+      '2',
+    ]);
   });
 
   it('names metrics with display units and writes display values', () => {
@@ -58,7 +72,16 @@ describe('renderCsv', () => {
     const s: MetricsSummary = {
       counts: { issued: 0, succeeded: 0, errored: 0, cancelled: 0 },
       metrics: [
-        { tag: 'x', header: 'Odd, "quoted"\nname', unit: 'tokens', display: 'tokens', group: 'default', flags: 0, kind: 'single', stats: { avg: 1.5 } },
+        {
+          tag: 'x',
+          header: 'Odd, "quoted"\nname',
+          unit: 'tokens',
+          display: 'tokens',
+          group: 'default',
+          flags: 0,
+          kind: 'single',
+          stats: { avg: 1.5 },
+        },
       ],
     };
     const out = renderCsv(s);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProfileExport, recordMetricsJson } from '../../../src/export/json.js';
-import type { DistributionEntry, SingleEntry } from '../../../src/export/metric-entry.js';
+import type { DistributionEntry } from '../../../src/export/metric-entry.js';
 import { stringifyWithBigInt } from '../../../src/export/format.js';
 import { computeRecordMetrics } from '../../../src/metrics/compute.js';
 import { metricRecord } from '../metrics/fixtures.js';
@@ -16,7 +16,16 @@ describe('buildProfileExport', () => {
   const out = buildProfileExport(sampleSummary(), meta);
 
   it('has the documented top-level sections', () => {
-    expect(Object.keys(out)).toEqual(['schema_version', 'metrics', 'counts', 'config', 'run', 'histogram_significant_digits', 'schedule_delays', 'tool']);
+    expect(Object.keys(out)).toEqual([
+      'schema_version',
+      'metrics',
+      'counts',
+      'config',
+      'run',
+      'histogram_significant_digits',
+      'schedule_delays',
+      'tool',
+    ]);
     expect(out.histogram_significant_digits).toBe(3);
     expect(out.counts).toEqual({ issued: 3, succeeded: 2, errored: 1, cancelled: 0 });
     expect(out.config).toEqual(meta.config);
@@ -26,9 +35,32 @@ describe('buildProfileExport', () => {
   it('writes distributions in display units with every statistic and the count', () => {
     const ttft = out.metrics.time_to_first_token as DistributionEntry;
     expect(Object.keys(ttft).sort()).toEqual(
-      ['unit', 'avg', 'min', 'max', 'std', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'count',
+      [
+        'unit',
+        'avg',
+        'min',
+        'max',
+        'std',
+        'p1',
+        'p5',
+        'p10',
+        'p25',
+        'p50',
+        'p75',
+        'p90',
+        'p95',
+        'p99',
+        'count',
         // GuideLLM's summary and the 95 % intervals (issue 4).
-        'median', 'mode', 'variance', 'sum', 'p0.1', 'p99.9', 'mean_ci', 'percentile_cis'].sort(),
+        'median',
+        'mode',
+        'variance',
+        'sum',
+        'p0.1',
+        'p99.9',
+        'mean_ci',
+        'percentile_cis',
+      ].sort(),
     );
     expect(ttft.unit).toBe('ms');
     expect(ttft.avg).toBe(2000);
@@ -45,7 +77,7 @@ describe('buildProfileExport', () => {
     expect(out.metrics.request_count).toEqual({ unit: 'requests', avg: 2 });
     expect(out.metrics.request_error_rate).toEqual({ unit: '%', avg: 100 / 3 });
     expect(out.metrics.benchmark_duration).toEqual({ unit: 's', avg: 4 });
-    expect((out.metrics.output_token_throughput as SingleEntry).avg).toBeCloseTo(2002 / 4, 9);
+    expect(out.metrics.output_token_throughput.avg).toBeCloseTo(2002 / 4, 9);
   });
 
   it('writes time-weighted values as {unit, avg, p50, p90, p95, p99, max}', () => {

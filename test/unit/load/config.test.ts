@@ -33,7 +33,10 @@ describe('parseLoadFlags', () => {
     expect(load({ 'request-rate': '10, 20,40' }).sweep).toEqual({ kind: 'rate', values: [10, 20, 40] });
     expect(load({ concurrency: ['2', '3'] }).sweep).toEqual({ kind: 'concurrency', values: [2, 3] });
     expect(load({ profile: 'sweep' }).sweep).toEqual({ kind: 'auto', size: 10 });
-    expect(load({ profile: 'sweep', 'sweep-size': 4, concurrency: 32 })).toMatchObject({ sweep: { kind: 'auto', size: 4 }, concurrency_cap: 32 });
+    expect(load({ profile: 'sweep', 'sweep-size': 4, concurrency: 32 })).toMatchObject({
+      sweep: { kind: 'auto', size: 4 },
+      concurrency_cap: 32,
+    });
   });
 
   it('a smoothness alone picks gamma; "inf" grace is no limit', () => {
@@ -77,8 +80,14 @@ describe('parseLoadFlags', () => {
     [{ 'request-cancellation-rate': -0.1 }, /^--request-cancellation-rate: must be in \[0, 1\]/],
     [{ 'request-cancellation-delay': 1 }, /^--request-cancellation-delay: needs --request-cancellation-rate$/],
     [{ 'request-cancellation-rate': 0.1, 'request-cancellation-delay': -1 }, /^--request-cancellation-delay: must be at least 0/],
-    [{ 'fixed-schedule': false, 'fixed-schedule-start-offset': 5 }, /^--fixed-schedule-start-offset: cannot be combined with --no-fixed-schedule$/],
-    [{ 'fixed-schedule-auto-offset': true, 'fixed-schedule-start-offset': 5 }, /^--fixed-schedule-auto-offset: cannot be combined with --fixed-schedule-start-offset$/],
+    [
+      { 'fixed-schedule': false, 'fixed-schedule-start-offset': 5 },
+      /^--fixed-schedule-start-offset: cannot be combined with --no-fixed-schedule$/,
+    ],
+    [
+      { 'fixed-schedule-auto-offset': true, 'fixed-schedule-start-offset': 5 },
+      /^--fixed-schedule-auto-offset: cannot be combined with --fixed-schedule-start-offset$/,
+    ],
     [{ 'fixed-schedule-start-offset': 50, 'fixed-schedule-end-offset': 10 }, /^--fixed-schedule-end-offset: must not be below/],
     [{ 'sweep-stop-on-slo': true }, /^--sweep-stop-on-slo: needs --profile sweep/],
     [{ profile: 'sweep', 'sweep-stop-on-slo': true }, /^--sweep-stop-on-slo: needs --slo-attainment-fraction$/],

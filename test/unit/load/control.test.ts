@@ -15,7 +15,13 @@ const closed = (concurrency: number, over: Partial<PhaseSpec> = {}): PhaseSpec =
   ...over,
 });
 
-const plan = (profiling: PhaseSpec, over: Partial<BenchmarkPlan> = {}): BenchmarkPlan => ({ warmup: null, profiling, graceNs: 30e9, cancellation: null, ...over });
+const plan = (profiling: PhaseSpec, over: Partial<BenchmarkPlan> = {}): BenchmarkPlan => ({
+  warmup: null,
+  profiling,
+  graceNs: 30e9,
+  cancellation: null,
+  ...over,
+});
 
 describe('grace period after the duration', () => {
   it('requests still in flight when it ends are cancelled and counted as cancelled', async () => {
@@ -84,7 +90,12 @@ describe('Ctrl-C', () => {
     const t = fakeTransport(() => 20);
     const control = new RunControl();
     setTimeout(() => control.stop(), 50);
-    const r = await runBenchmark(plan(closed(2, { requestCount: 10 }), { warmup: { ...closed(2, { requestCount: 1000 }), phase: 'warmup' } }), singleTurnSource(), t.hooks, control);
+    const r = await runBenchmark(
+      plan(closed(2, { requestCount: 10 }), { warmup: { ...closed(2, { requestCount: 1000 }), phase: 'warmup' } }),
+      singleTurnSource(),
+      t.hooks,
+      control,
+    );
     expect(r.profiling).toBeNull();
     expect(t.sent.every((s) => s.credit.phase === 'warmup')).toBe(true);
   });
@@ -119,7 +130,14 @@ describe('deliberate cancellation', () => {
       t.hooks,
       new RunControl(),
     );
-    return { t, r, cancelled: t.sent.filter((s) => s.status === 'cancelled').map((s) => s.credit.index).sort((a, b) => a - b) };
+    return {
+      t,
+      r,
+      cancelled: t.sent
+        .filter((s) => s.status === 'cancelled')
+        .map((s) => s.credit.index)
+        .sort((a, b) => a - b),
+    };
   };
 
   it('cancels about the share asked for, after the delay, chosen by the seed', async () => {

@@ -14,7 +14,12 @@ const closed = (concurrency: number, over: Partial<PhaseSpec> = {}): PhaseSpec =
   ...over,
 });
 
-const rate = (r: number, over: Partial<PhaseSpec> = {}, cap: number | null = null, pattern: 'constant' | 'poisson' = 'constant'): PhaseSpec => ({
+const rate = (
+  r: number,
+  over: Partial<PhaseSpec> = {},
+  cap: number | null = null,
+  pattern: 'constant' | 'poisson' = 'constant',
+): PhaseSpec => ({
   phase: 'profiling',
   mode: { kind: 'rate', arrival: { pattern, rate: r, smoothness: 1, rampNs: null, seed: 1 }, cap, capRampNs: null },
   requestCount: 20,
@@ -23,7 +28,13 @@ const rate = (r: number, over: Partial<PhaseSpec> = {}, cap: number | null = nul
   ...over,
 });
 
-const plan = (profiling: PhaseSpec, over: Partial<BenchmarkPlan> = {}): BenchmarkPlan => ({ warmup: null, profiling, graceNs: 30e9, cancellation: null, ...over });
+const plan = (profiling: PhaseSpec, over: Partial<BenchmarkPlan> = {}): BenchmarkPlan => ({
+  warmup: null,
+  profiling,
+  graceNs: 30e9,
+  cancellation: null,
+  ...over,
+});
 
 describe('closed loop', () => {
   it('issues exactly the request count, never more than the concurrency in flight, no targeted start', async () => {
@@ -52,7 +63,12 @@ describe('closed loop', () => {
 
   it('ramps the concurrency linearly: slot k opens at k/N of the ramp', async () => {
     const t = fakeTransport(() => 400);
-    const r = await runBenchmark(plan(closed(4, { requestCount: 4, mode: { kind: 'concurrency', concurrency: 4, rampNs: 200e6 } })), singleTurnSource(), t.hooks, new RunControl());
+    const r = await runBenchmark(
+      plan(closed(4, { requestCount: 4, mode: { kind: 'concurrency', concurrency: 4, rampNs: 200e6 } })),
+      singleTurnSource(),
+      t.hooks,
+      new RunControl(),
+    );
     const starts = t.sent.map((s) => ms(s.at - r.profiling!.start_ns)).sort((a, b) => a - b);
     [0, 50, 100, 150].forEach((expected, k) => {
       expect(starts[k]).toBeGreaterThanOrEqual(expected - 1);

@@ -5,7 +5,14 @@ import { concurrencyAt, slotOpensAtNs } from '../../../src/load/ramp.js';
 import type { ArrivalSpec } from '../../../src/load/types.js';
 
 const MS = 1e6;
-const spec = (over: Partial<ArrivalSpec> = {}): ArrivalSpec => ({ pattern: 'constant', rate: 1000, smoothness: 1, rampNs: null, seed: 1, ...over });
+const spec = (over: Partial<ArrivalSpec> = {}): ArrivalSpec => ({
+  pattern: 'constant',
+  rate: 1000,
+  smoothness: 1,
+  rampNs: null,
+  seed: 1,
+  ...over,
+});
 const noBounds: PaceBounds = { count: null, durationNs: null };
 
 function gaps(pattern: ArrivalSpec['pattern'], smoothness: number, n: number, seed = 7): number[] {
@@ -111,7 +118,7 @@ describe('schedules', () => {
   it.each([
     // rate 1000/s ramped from 0 over 1 s: N(t) = 500 t² (t in s) during the ramp, 1000 t − 500 after
     ['first request at the start', 0, 0],
-    ['request 1 at sqrt(2 T / R)', 1, Math.sqrt(2 * 1e9 * 1 / 1e-6)],
+    ['request 1 at sqrt(2 T / R)', 1, Math.sqrt((2 * 1e9 * 1) / 1e-6)],
     ['request 125 half way through the ramp', 125, 0.5e9],
     ['request 500 when the ramp ends', 500, 1e9],
     ['then 1 ms apart', 501, 1e9 + 1 * MS],
@@ -154,7 +161,11 @@ describe('the concurrency cap and its ramp', () => {
   });
 
   it('slot k opens exactly when the allowed concurrency passes k', () => {
-    for (const [target, ramp] of [[8, 1e9], [3, 7e8], [64, 2e9]]) {
+    for (const [target, ramp] of [
+      [8, 1e9],
+      [3, 7e8],
+      [64, 2e9],
+    ]) {
       for (let k = 0; k < target; k++) {
         const t = slotOpensAtNs(k, target, ramp);
         expect(concurrencyAt(t, target, ramp)).toBeGreaterThan(k);
@@ -196,7 +207,12 @@ describe('property: inter-arrival statistics', () => {
   });
 
   it('unit gaps have mean 1 for every pattern', () => {
-    for (const [p, k] of [['constant', 1], ['poisson', 1], ['gamma', 0.3], ['gamma', 7]] as const) {
+    for (const [p, k] of [
+      ['constant', 1],
+      ['poisson', 1],
+      ['gamma', 0.3],
+      ['gamma', 7],
+    ] as const) {
       const rng = new Rng(`g/${p}/${k}`);
       let sum = 0;
       for (let i = 0; i < N; i++) sum += unitGap(p, k, rng);

@@ -9,7 +9,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 describe('bench/rate.bench.js', () => {
   it('reports achieved rate and send lag at 1k, 5k and 20k req/s, and the pacer alone', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['bench/run.js', 'rate', '--quick', '--json'], { cwd: root, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['bench/run.js', 'rate', '--quick', '--json'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: 'pipe',
+        timeout: 120_000,
+      }),
+    );
     const [transports, pacer] = out.results.rate.tables;
     expect(transports.columns).toEqual(expect.arrayContaining(['achieved req/s', 'lag p50 (µs)', 'lag p99 (µs)']));
     const targets = transports.rows.map((r: string[]) => r[2]);

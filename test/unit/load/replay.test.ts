@@ -26,8 +26,15 @@ describe('planReplay', () => {
   });
 
   it('start and end offsets keep the entries between them, inclusive, and shift the zero to the start', () => {
-    const p = planReplay([at('a', 0), at('b', 100), at('c', 200), at('d', 300)], { startOffsetMs: 100, endOffsetMs: 200, autoOffset: false });
-    expect(p.schedule.entries.map((e) => [e.conversation.id, e.offsetNs])).toEqual([['b', 0], ['c', 100e6]]);
+    const p = planReplay([at('a', 0), at('b', 100), at('c', 200), at('d', 300)], {
+      startOffsetMs: 100,
+      endOffsetMs: 200,
+      autoOffset: false,
+    });
+    expect(p.schedule.entries.map((e) => [e.conversation.id, e.offsetNs])).toEqual([
+      ['b', 0],
+      ['c', 100e6],
+    ]);
     expect(p.skipped).toBe(2);
     expect(p.schedule.endOffsetMs).toBe(200);
   });
@@ -56,7 +63,9 @@ describe('the load mode a run gets', () => {
   });
 
   it('--fixed-schedule on a source without timestamps, or a rate with a timestamped source, is bad input', () => {
-    expect(() => resolveFixedSchedule(buildRunConfig({ 'fixed-schedule': true }, {}), singleTurnSource())).toThrow(/^--fixed-schedule: the test dataset has no timestamps/);
+    expect(() => resolveFixedSchedule(buildRunConfig({ 'fixed-schedule': true }, {}), singleTurnSource())).toThrow(
+      /^--fixed-schedule: the test dataset has no timestamps/,
+    );
     expect(() => resolveFixedSchedule(buildRunConfig({ 'request-rate': '5' }, {}), trace)).toThrow(InvalidArgumentError);
     expect(() => resolveFixedSchedule(buildRunConfig({ 'request-rate': '5' }, {}), trace)).toThrow(/--no-fixed-schedule/);
   });
@@ -68,7 +77,9 @@ describe('the load mode a run gets', () => {
     expect(p.replay!.schedule.entries).toHaveLength(2);
     expect(buildPlan(buildRunConfig({ concurrency: '3' }, {}), trace).connections).toBe(3);
     expect(() => buildPlan(buildRunConfig({ 'fixed-schedule-start-offset': 500 }, {}), trace)).toThrow(/no conversation of the trace/);
-    expect(() => buildPlan(buildRunConfig({ 'cooldown-duration': 2 }, {}), trace)).toThrow(/^--cooldown-duration: a fixed-schedule replay ends with its trace/);
+    expect(() => buildPlan(buildRunConfig({ 'cooldown-duration': 2 }, {}), trace)).toThrow(
+      /^--cooldown-duration: a fixed-schedule replay ends with its trace/,
+    );
   });
 
   it('warmup takes its own rate or concurrency, else the profiling load', () => {
@@ -84,7 +95,16 @@ describe('the load mode a run gets', () => {
 
   it('grace, cancellation and cooldown reach the plan', () => {
     const p = buildPlan(
-      buildRunConfig({ 'benchmark-grace-period': 'inf', 'request-cancellation-rate': 0.2, 'request-cancellation-delay': 0.5, 'cooldown-duration': 2, 'random-seed': 7 }, {}),
+      buildRunConfig(
+        {
+          'benchmark-grace-period': 'inf',
+          'request-cancellation-rate': 0.2,
+          'request-cancellation-delay': 0.5,
+          'cooldown-duration': 2,
+          'random-seed': 7,
+        },
+        {},
+      ),
       singleTurnSource(),
     ).plan;
     expect(p.graceNs).toBeNull();

@@ -57,12 +57,18 @@ describe('buildTurn', () => {
   it('a system prompt goes first and the ISL is left to the processor to count', () => {
     const f = new SessionFeeder(listSource([{ id: 'x', system_prompt: 'be brief', turns: [turn('hi')] }]));
     const t = f.nextNew().turn;
-    expect(t.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
+    expect(t.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hi' },
+    ]);
     expect(t.isl).toBeNull();
   });
 
   it('verbatim messages of a single-turn entry are sent unchanged', () => {
-    const messages = [{ role: 'system' as const, content: 's' }, { role: 'user' as const, content: 'u' }];
+    const messages = [
+      { role: 'system' as const, content: 's' },
+      { role: 'user' as const, content: 'u' },
+    ];
     const f = new SessionFeeder(listSource([{ id: 'x', turns: [turn('u', { messages })] }]));
     expect(f.nextNew().turn.messages).toEqual(messages);
   });
@@ -89,8 +95,19 @@ describe('sessions under load', () => {
 
   it('closed loop: a slot runs one session at a time; turns never overlap, carry the history and wait the think time', async () => {
     const t = fakeTransport(() => 10);
-    const spec: PhaseSpec = { phase: 'profiling', mode: { kind: 'concurrency', concurrency: 2, rampNs: null }, requestCount: 18, durationNs: null, cooldownNs: null };
-    const r = await runBenchmark({ warmup: null, profiling: spec, graceNs: null, cancellation: null }, listSource(convs), t.hooks, new RunControl());
+    const spec: PhaseSpec = {
+      phase: 'profiling',
+      mode: { kind: 'concurrency', concurrency: 2, rampNs: null },
+      requestCount: 18,
+      durationNs: null,
+      cooldownNs: null,
+    };
+    const r = await runBenchmark(
+      { warmup: null, profiling: spec, graceNs: null, cancellation: null },
+      listSource(convs),
+      t.hooks,
+      new RunControl(),
+    );
     expect(t.sent).toHaveLength(18);
     expect(t.peak).toBe(2);
     // 18 requests, 2 users, 3 turns each: 6 whole conversations.
@@ -100,8 +117,19 @@ describe('sessions under load', () => {
 
   it('closed loop: a session cut short by the count is abandoned, not left waiting', async () => {
     const t = fakeTransport(() => 5);
-    const spec: PhaseSpec = { phase: 'profiling', mode: { kind: 'concurrency', concurrency: 2, rampNs: null }, requestCount: 4, durationNs: null, cooldownNs: null };
-    const r = await runBenchmark({ warmup: null, profiling: spec, graceNs: null, cancellation: null }, listSource(convs), t.hooks, new RunControl());
+    const spec: PhaseSpec = {
+      phase: 'profiling',
+      mode: { kind: 'concurrency', concurrency: 2, rampNs: null },
+      requestCount: 4,
+      durationNs: null,
+      cooldownNs: null,
+    };
+    const r = await runBenchmark(
+      { warmup: null, profiling: spec, graceNs: null, cancellation: null },
+      listSource(convs),
+      t.hooks,
+      new RunControl(),
+    );
     expect(t.sent).toHaveLength(4);
     expect(r.profiling!.sessions).toEqual({ started: 2, completed: 0, abandoned: 2 });
   });
@@ -127,8 +155,19 @@ describe('sessions under load', () => {
     ];
     const { planReplay } = await import('../../../src/load/replay.js');
     const schedule = planReplay(trace, { startOffsetMs: null, endOffsetMs: null, autoOffset: true }).schedule;
-    const spec: PhaseSpec = { phase: 'profiling', mode: { kind: 'fixed_schedule', cap: null, schedule }, requestCount: null, durationNs: null, cooldownNs: null };
-    const r = await runBenchmark({ warmup: null, profiling: spec, graceNs: null, cancellation: null }, listSource(trace, true), t.hooks, new RunControl());
+    const spec: PhaseSpec = {
+      phase: 'profiling',
+      mode: { kind: 'fixed_schedule', cap: null, schedule },
+      requestCount: null,
+      durationNs: null,
+      cooldownNs: null,
+    };
+    const r = await runBenchmark(
+      { warmup: null, profiling: spec, graceNs: null, cancellation: null },
+      listSource(trace, true),
+      t.hooks,
+      new RunControl(),
+    );
     const start = r.profiling!.start_ns;
     const at = (p: string) => t.sent.find((s) => s.credit.turn.prompt === p)!;
     expect(t.sent).toHaveLength(4);

@@ -101,7 +101,10 @@ describe('per-record definitions', () => {
     expect(noUsage.get('output_sequence_length')).toBe(3);
     expect(noUsage.get('input_sequence_length')).toBe(100);
     // A malformed server count (negative) is not used.
-    const bad = computeRecordMetrics(rec({ usage: { prompt_tokens: -1, completion_tokens: null, total_tokens: null, reasoning_tokens: null } }), registryFor('evalscope'));
+    const bad = computeRecordMetrics(
+      rec({ usage: { prompt_tokens: -1, completion_tokens: null, total_tokens: null, reasoning_tokens: null } }),
+      registryFor('evalscope'),
+    );
     expect(bad.get('input_sequence_length')).toBe(100);
   });
 });
@@ -186,9 +189,19 @@ describe('--convention all', () => {
     expect(j.conventions.metrics.time_per_output_token.aiperf).toBeNull();
     const out = renderConsole(s);
     const header = out.split('\n').find((l) => l.includes('AIPerf') && l.includes('EvalScope'))!;
-    expect(header.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['Metric (avg)', 'AIPerf', 'GuideLLM', 'EvalScope']);
+    expect(
+      header
+        .split('│')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual(['Metric (avg)', 'AIPerf', 'GuideLLM', 'EvalScope']);
     const line = out.split('\n').find((l) => l.includes('Time to First Token (ms)') && l.includes('6.00'))!;
-    expect(line.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['Time to First Token (ms)', '21.00', '21.00', '6.00']);
+    expect(
+      line
+        .split('│')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual(['Time to First Token (ms)', '21.00', '21.00', '6.00']);
     expect(out.split('\n').find((l) => l.includes('Time Per Output Token (ms)') && l.includes('—'))).toBeDefined();
   });
 
@@ -212,7 +225,14 @@ describe('the record processor under conventions', () => {
       [50, delta({ content: ' of' })],
     ];
     return {
-      credit: { index: 0, phase: 'profiling', x_request_id: 'r', credit_issued_ns: BigInt(startMs) * MSn, targeted_start_ns: targetedMs === null ? null : BigInt(targetedMs) * MSn, turn },
+      credit: {
+        index: 0,
+        phase: 'profiling',
+        x_request_id: 'r',
+        credit_issued_ns: BigInt(startMs) * MSn,
+        targeted_start_ns: targetedMs === null ? null : BigInt(targetedMs) * MSn,
+        turn,
+      },
       start_ns: BigInt(startMs) * MSn,
       end_ns: BigInt(endMs) * MSn,
       http_status: 200,
@@ -231,7 +251,12 @@ describe('the record processor under conventions', () => {
   it('stamps the first event with choices; EvalScope TTFT counts the role-only chunk, AIPerf does not', () => {
     const turn = { prompt: 'hi', isl: 1, max_tokens: 2 };
     const a = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false }).process(raw(turn, 1000, 1100, null));
-    const e = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false, registry: registryFor('evalscope') }).process(raw(turn, 1000, 1100, null));
+    const e = new RecordProcessor({
+      adapter: chatAdapter,
+      tokenizer: tk,
+      useServerTokenCount: false,
+      registry: registryFor('evalscope'),
+    }).process(raw(turn, 1000, 1100, null));
     expect(a.metric_input.first_choice_ns).toBe(1005n * MSn);
     expect(a.metrics.get('time_to_first_token')).toBe(40e6);
     expect(e.metrics.get('time_to_first_token')).toBe(5e6);
@@ -251,7 +276,14 @@ describe('the record processor under conventions', () => {
 
   it('tracks the previous turn of a session for the predecessor delay', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
-    const t = (k: number) => ({ prompt: 'hi', isl: null, max_tokens: 2, session_id: 's1', turn_index: k, messages: [{ role: 'user' as const, content: 'hi' }] });
+    const t = (k: number) => ({
+      prompt: 'hi',
+      isl: null,
+      max_tokens: 2,
+      session_id: 's1',
+      turn_index: k,
+      messages: [{ role: 'user' as const, content: 'hi' }],
+    });
     const first = p.process(raw(t(0), 1000, 1100, 990));
     expect(first.metric_input.predecessor_end_ns).toBeNull();
     expect(first.metrics.get('turn_predecessor_delay')).toBe(0);

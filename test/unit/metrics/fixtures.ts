@@ -37,10 +37,7 @@ export function metricRecord(s: RecordSpec = {}): MetricRecord {
   };
 }
 
-export function processed(
-  spec: RecordSpec,
-  opts: { status?: RecordStatus; phase?: Phase; index?: number } = {},
-): ProcessedRecord {
+export function processed(spec: RecordSpec, opts: { status?: RecordStatus; phase?: Phase; index?: number } = {}): ProcessedRecord {
   const status = opts.status ?? 'ok';
   const mi = metricRecord({ ...spec, valid: spec.valid ?? status === 'ok' });
   return {

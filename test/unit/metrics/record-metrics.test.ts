@@ -80,9 +80,7 @@ describe('edge cases yield no value, never 0', () => {
   });
 
   it('reasoning-only response: TTFT but no TTFO; OSL counts reasoning', () => {
-    const m = computeRecordMetrics(
-      metricRecord({ tokens: [30, 40, 50], firstOutput: null, end: 60, output: 0, reasoning: 5 }),
-    );
+    const m = computeRecordMetrics(metricRecord({ tokens: [30, 40, 50], firstOutput: null, end: 60, output: 0, reasoning: 5 }));
     expect(m.get('time_to_first_token')).toBe(30 * MS);
     expect(m.has('time_to_first_output_token')).toBe(false);
     expect(m.get('reasoning_token_count')).toBe(5);
@@ -93,9 +91,7 @@ describe('edge cases yield no value, never 0', () => {
   });
 
   it('reasoning then content: TTFO is the first content chunk, after TTFT', () => {
-    const m = computeRecordMetrics(
-      metricRecord({ tokens: [20, 30, 70, 80], firstOutput: 70, end: 90, output: 2, reasoning: 2 }),
-    );
+    const m = computeRecordMetrics(metricRecord({ tokens: [20, 30, 70, 80], firstOutput: 70, end: 90, output: 2, reasoning: 2 }));
     expect(m.get('time_to_first_token')).toBe(20 * MS);
     expect(m.get('time_to_first_output_token')).toBe(70 * MS);
     expect(m.get('output_sequence_length')).toBe(4);

@@ -95,7 +95,9 @@ describe('summarize', () => {
   });
 
   it('lists metrics in display (declaration) order', () => {
-    const order = defaultRegistry().declarationOrder().map((d) => d.tag);
+    const order = defaultRegistry()
+      .declarationOrder()
+      .map((d) => d.tag);
     const tags = s.metrics.map((m) => m.tag);
     expect(tags).toEqual(order.filter((t) => tags.includes(t)));
   });
@@ -120,10 +122,7 @@ describe('summarize edge cases', () => {
   });
 
   it('all errors: 100 % error rate, zero request throughput, no token totals', () => {
-    const s = summarize([
-      processed({ start: T0, end: 10 }, { status: 'error' }),
-      processed({ start: T0, end: 30 }, { status: 'error' }),
-    ]);
+    const s = summarize([processed({ start: T0, end: 10 }, { status: 'error' }), processed({ start: T0, end: 30 }, { status: 'error' })]);
     expect(single(s, 'request_error_rate').stats.avg).toBe(100);
     expect(single(s, 'benchmark_duration').stats.avg).toBe(30 * MS);
     expect(single(s, 'request_throughput').stats.avg).toBe(0);

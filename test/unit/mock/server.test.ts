@@ -12,9 +12,7 @@ describe('startMockServer', () => {
   it('close() returns promptly with hung and streaming requests open, and ends them', async () => {
     const server = await startMockServer({ port: 0, failEvery: 2, failMode: 'hang', itlMs: 1000, ttftMs: 0 });
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-    const streaming = request(`${server.url}/v1/chat/completions`, { method: 'POST', body }).then(
-      async (r) => r.body.text(),
-    );
+    const streaming = request(`${server.url}/v1/chat/completions`, { method: 'POST', body }).then(async (r) => r.body.text());
     const hung = request(`${server.url}/v1/chat/completions`, { method: 'POST', body });
     await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();

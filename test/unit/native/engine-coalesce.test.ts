@@ -2,6 +2,7 @@
 // small events, one write each about 1 ms apart, a coalescing engine takes several events per
 // read where an eager one takes about one, while every event still arrives, in order, with
 // monotonic recv-time stamps; and the engine reports the delay it added.
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HarnessMonitor } from '../../../src/harness/monitor.js';
 import { native } from '../../../src/native.js';
@@ -22,7 +23,7 @@ afterEach(async () => {
 });
 
 /** A chunked SSE response written one event per write, each `gapMs` after the last. */
-function trickle(sock: import('node:net').Socket, gapMs: number): void {
+function trickle(sock: Socket, gapMs: number): void {
   sock.write('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n');
   let i = 0;
   const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
@@ -40,7 +41,14 @@ function trickle(sock: import('node:net').Socket, gapMs: number): void {
 }
 
 async function streamAll(readCoalesceUs: number) {
-  const t = new NativeTransport({ baseUrl: server!.url, address: '127.0.0.1', connections: STREAMS, requestTimeoutMs: 30_000, threads: 1, readCoalesceUs });
+  const t = new NativeTransport({
+    baseUrl: server!.url,
+    address: '127.0.0.1',
+    connections: STREAMS,
+    requestTimeoutMs: 30_000,
+    threads: 1,
+    readCoalesceUs,
+  });
   transports.push(t);
   const monitor = new HarnessMonitor(t).start();
   const rs = await Promise.all(Array.from({ length: STREAMS }, () => t.send(credit(), request())));
@@ -80,7 +88,10 @@ describe('native engine: read coalescing', () => {
     expect(coalesced.stats.read_delay_max_ns).toBeGreaterThanOrEqual(coalesced.stats.read_delay_p99_ns);
     expect(coalesced.stats.read_delay_p99_ns).toBeGreaterThanOrEqual(coalesced.stats.read_delay_p50_ns);
     // The run's harness report states the window and what it added.
-    for (const [run, window] of [[eager, 0], [coalesced, WINDOW_US]] as const) {
+    for (const [run, window] of [
+      [eager, 0],
+      [coalesced, WINDOW_US],
+    ] as const) {
       const reads = run.harness.reads!;
       expect(reads).toMatchObject({ coalesce_window_us: window, reads: run.stats.reads, events: STREAMS * (EVENTS + 1) });
       expect(reads.reads_per_event).toBeCloseTo(run.readsPerEvent, 9);
@@ -93,7 +104,9 @@ describe('native engine: read coalescing', () => {
   it('refuses a window outside 0–10000 µs', () => {
     const Engine = native.Engine!;
     for (const readCoalesceUs of [-1, 10_001, 1.5]) {
-      expect(() => new Engine({ address: '127.0.0.1', port: 9, readCoalesceUs }, () => {})).toThrow(expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }));
+      expect(() => new Engine({ address: '127.0.0.1', port: 9, readCoalesceUs }, () => {})).toThrow(
+        expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }),
+      );
     }
   });
 });

@@ -19,10 +19,22 @@ beforeAll(async () => {
 
 const j = JSON.stringify;
 const STREAMS: string[][] = [
-  [j({ choices: [{ delta: { role: 'assistant', content: '' } }] }), j({ choices: [{ delta: { content: 'Hi 中文 😀' } }] }), j({ choices: [{ delta: { reasoning_content: 'r' } }] }), j({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })],
-  [j({ choices: [{ delta: { content: 'a' } }] }), j({ error: { message: 'overloaded' } }), j({ choices: [{ delta: { content: 'after' } }] })],
+  [
+    j({ choices: [{ delta: { role: 'assistant', content: '' } }] }),
+    j({ choices: [{ delta: { content: 'Hi 中文 😀' } }] }),
+    j({ choices: [{ delta: { reasoning_content: 'r' } }] }),
+    j({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }),
+  ],
+  [
+    j({ choices: [{ delta: { content: 'a' } }] }),
+    j({ error: { message: 'overloaded' } }),
+    j({ choices: [{ delta: { content: 'after' } }] }),
+  ],
   [j({ choices: [{ delta: { content: 'a' } }] }), '{"choices":[{"delta":{"content":"trunc'],
-  [j({ choices: [{ delta: { content: 'x' } }], spec_decode: { draft_tokens: [2], accepted_tokens: [1] } }), '{"choices":[],"usage":{"prompt_tokens":NaN,"completion_tokens":4}}'],
+  [
+    j({ choices: [{ delta: { content: 'x' } }], spec_decode: { draft_tokens: [2], accepted_tokens: [1] } }),
+    '{"choices":[],"usage":{"prompt_tokens":NaN,"completion_tokens":4}}',
+  ],
   Array.from({ length: 500 }, (_, i) => j({ choices: [{ delta: { content: ` t${i}` } }] })),
 ];
 
@@ -63,8 +75,28 @@ async function each(make: (url: string, keepPayloads: boolean) => Transport, kee
 }
 
 const MAKERS: [string, (url: string, keepPayloads: boolean) => Transport][] = [
-  ['native', (url, keepPayloads) => new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 1, requestTimeoutMs: 10_000, threads: 1, decode: { spec: chatAdapter.decodeSpec, keepPayloads } })],
-  ['undici', (url, keepPayloads) => new UndiciTransport({ baseUrl: url, connections: 1, requestTimeoutMs: 10_000, decode: { spec: chatAdapter.decodeSpec, keepPayloads } })],
+  [
+    'native',
+    (url, keepPayloads) =>
+      new NativeTransport({
+        baseUrl: url,
+        address: '127.0.0.1',
+        connections: 1,
+        requestTimeoutMs: 10_000,
+        threads: 1,
+        decode: { spec: chatAdapter.decodeSpec, keepPayloads },
+      }),
+  ],
+  [
+    'undici',
+    (url, keepPayloads) =>
+      new UndiciTransport({
+        baseUrl: url,
+        connections: 1,
+        requestTimeoutMs: 10_000,
+        decode: { spec: chatAdapter.decodeSpec, keepPayloads },
+      }),
+  ],
 ];
 
 describe.each(MAKERS)('%s transport with the native decode', (_name, make) => {

@@ -93,7 +93,10 @@ export function credit(targeted: bigint | null = null): Credit {
   };
 }
 
-export function request(streaming = true, body = '{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":4,"stream":true}'): PreparedRequest {
+export function request(
+  streaming = true,
+  body = '{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":4,"stream":true}',
+): PreparedRequest {
   return {
     path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json', 'x-request-id': 'r' },

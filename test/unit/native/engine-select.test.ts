@@ -7,8 +7,14 @@ describe('chooseTransport', () => {
   const env = {};
   it('auto picks native for plain http:// and undici for the rest, saying why', () => {
     expect(chooseTransport('auto', 'http://127.0.0.1:8000', env)).toEqual({ name: 'native', reason: null });
-    expect(chooseTransport('auto', 'https://api.example.com/v1', env)).toEqual({ name: 'undici', reason: expect.stringMatching(/https:\/\//) });
-    expect(chooseTransport('auto', 'http://10.0.0.1', { HTTP_PROXY: 'http://p:1' })).toMatchObject({ name: 'undici', reason: 'a proxy (HTTP_PROXY is set)' });
+    expect(chooseTransport('auto', 'https://api.example.com/v1', env)).toEqual({
+      name: 'undici',
+      reason: expect.stringMatching(/https:\/\//),
+    });
+    expect(chooseTransport('auto', 'http://10.0.0.1', { HTTP_PROXY: 'http://p:1' })).toMatchObject({
+      name: 'undici',
+      reason: 'a proxy (HTTP_PROXY is set)',
+    });
   });
 
   it('undici is always undici', () => {

@@ -1,6 +1,7 @@
 // The native stream engine through the native transport, against scripted servers: well-formed
 // streams (whole and byte by byte), keep-alive, every malformed case (each ends as a clear error
 // record and the next request still works), timeouts, cancellation, and argument guards.
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
 import { NativeTransport } from '../../../src/transport/native.js';
@@ -98,7 +99,9 @@ describe('native engine: well-formed responses', () => {
   });
 
   it('re-sends once on a new connection when a kept-alive connection closes under a request', async () => {
-    const { transport: t, server: s } = await setup((sock, req) => (req.onConn === 1 ? sock.destroy() : sock.write(GOOD)), { connections: 1 });
+    const { transport: t, server: s } = await setup((sock, req) => (req.onConn === 1 ? sock.destroy() : sock.write(GOOD)), {
+      connections: 1,
+    });
     expect((await t.send(credit(), request())).status).toBe('ok');
     const r = await t.send(credit(), request());
     expect(r.status).toBe('ok');
@@ -113,7 +116,15 @@ describe('native engine: well-formed responses', () => {
     const a = first.trace!;
     expect(a.connection_reused).toBe(false);
     expect(a.dns_end_ns).toBeNull();
-    const order = [first.start_ns, a.connect_start_ns!, a.connect_end_ns!, a.send_start_ns!, a.send_end_ns!, a.first_byte_ns!, first.end_ns];
+    const order = [
+      first.start_ns,
+      a.connect_start_ns!,
+      a.connect_end_ns!,
+      a.send_start_ns!,
+      a.send_end_ns!,
+      a.first_byte_ns!,
+      first.end_ns,
+    ];
     for (let i = 1; i < order.length; i++) expect(order[i]).toBeGreaterThanOrEqual(order[i - 1]);
     // Bytes on the wire: the whole request as written, the whole response as read (head and chunk framing).
     expect(a.bytes_received).toBe(GOOD.length);
@@ -139,7 +150,7 @@ describe('native engine: well-formed responses', () => {
 
 describe('native engine: malformed or failing servers give an error record, and the next request works', () => {
   const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n';
-  const cases: [string, (sock: import('node:net').Socket) => void, string, RegExp][] = [
+  const cases: [string, (sock: Socket) => void, string, RegExp][] = [
     ['an oversized header line', (s) => s.end(`${head}x-long: ${'a'.repeat(20_000)}\r\n\r\n`), 'parse_error', /header line over/],
     ['a bad chunk size', (s) => s.end(`${head}\r\nzz\r\ndata: x\n\n\r\n`), 'parse_error', /bad chunk size/],
     ['an oversized chunk size', (s) => s.end(`${head}\r\n1ffffffffffffffff\r\n`), 'parse_error', /chunk size too large/],
@@ -194,7 +205,8 @@ describe('native engine: malformed or failing servers give an error record, and 
     await sleep(50);
     t.cancelAll('stop now');
     const rs = await p;
-    for (const r of rs) expect(r).toMatchObject({ status: 'cancelled', http_status: 200, error: { type: 'cancelled', message: 'stop now' } });
+    for (const r of rs)
+      expect(r).toMatchObject({ status: 'cancelled', http_status: 200, error: { type: 'cancelled', message: 'stop now' } });
   });
 
   it('cancels one request through its own signal, and drops one aborted before it was sent', async () => {
@@ -204,7 +216,10 @@ describe('native engine: malformed or failing servers give an error record, and 
     const other = t.send(credit(), request());
     await sleep(40);
     ac.abort();
-    expect(await p).toMatchObject({ status: 'cancelled', error: { type: 'cancelled', message: 'cancelled on purpose (--request-cancellation-rate)' } });
+    expect(await p).toMatchObject({
+      status: 'cancelled',
+      error: { type: 'cancelled', message: 'cancelled on purpose (--request-cancellation-rate)' },
+    });
     expect((await other).status).toBe('ok');
     const early = new AbortController();
     const q = t.send(credit(), request(), early.signal);
@@ -221,7 +236,13 @@ describe('native engine: malformed or failing servers give an error record, and 
     const port = s.port;
     await s.close();
     server = null;
-    const t = new NativeTransport({ baseUrl: `http://127.0.0.1:${port}`, address: '127.0.0.1', connections: 2, requestTimeoutMs: 5000, threads: 1 });
+    const t = new NativeTransport({
+      baseUrl: `http://127.0.0.1:${port}`,
+      address: '127.0.0.1',
+      connections: 2,
+      requestTimeoutMs: 5000,
+      threads: 1,
+    });
     const r = await t.send(credit(), request());
     await t.close();
     expect(r.error?.type).toBe('connection');
@@ -252,14 +273,26 @@ describe('native engine: argument guards', () => {
   const Engine = native.Engine!;
   it('throws a TypeError with a stable code on bad options', () => {
     const make = (o: unknown) => () => new Engine(o as never, () => {});
-    for (const o of [{}, { address: 'localhost', port: 80 }, { address: '127.0.0.1', port: 0 }, { address: '127.0.0.1', port: 80, threads: 0 }]) {
+    for (const o of [
+      {},
+      { address: 'localhost', port: 80 },
+      { address: '127.0.0.1', port: 0 },
+      { address: '127.0.0.1', port: 80, threads: 0 },
+    ]) {
       expect(make(o)).toThrow(expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }));
     }
   });
 
   it('checks submit columns and refuses work after close', () => {
     const e = new Engine({ address: '127.0.0.1', port: 9 }, () => {});
-    const ok = [new Uint32Array(1), Buffer.from('x'), new Uint32Array([1]), new Uint8Array(1), new Float64Array(1), new BigInt64Array(1)] as const;
+    const ok = [
+      new Uint32Array(1),
+      Buffer.from('x'),
+      new Uint32Array([1]),
+      new Uint8Array(1),
+      new Float64Array(1),
+      new BigInt64Array(1),
+    ] as const;
     expect(() => (e.submit as (...a: unknown[]) => void)(ok[0], ok[1], new Uint32Array([2]), ok[3], ok[4], ok[5])).toThrow(
       expect.objectContaining({ code: 'SB_NATIVE_BAD_ARG' }),
     );

@@ -6,13 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  EngineClosedError,
-  HistogramDecodeError,
-  MockStartError,
-  NativeArgumentError,
-  ServebenchError,
-} from '../../../src/errors.js';
+import { EngineClosedError, HistogramDecodeError, MockStartError, NativeArgumentError, ServebenchError } from '../../../src/errors.js';
 import { decodeCompressed } from '../../../src/metrics/core/histogram-codec.js';
 import { MetricHistogram } from '../../../src/metrics/core/histogram.js';
 import { timeline } from '../../../src/metrics/core/timeline.js';
@@ -139,15 +133,37 @@ describe('real native failures, through the wrappers', () => {
 
   it('engine: a bad option is a NativeArgumentError; submit after close an EngineClosedError', () => {
     const opts = { baseUrl: 'http://127.0.0.1:9', connections: null, requestTimeoutMs: 0, threads: 1 };
-    expectClass(thrown(() => new NativeTransport({ ...opts, address: 'not-an-address' })), NativeArgumentError, 'SB_NATIVE_BAD_ARG', /numeric IPv4 or IPv6/);
+    expectClass(
+      thrown(() => new NativeTransport({ ...opts, address: 'not-an-address' })),
+      NativeArgumentError,
+      'SB_NATIVE_BAD_ARG',
+      /numeric IPv4 or IPv6/,
+    );
     const e = new native.Engine!({ address: '127.0.0.1', port: 9 }, () => {});
     e.close();
-    const cols = [new Uint32Array(1), Buffer.from('x'), new Uint32Array([1]), new Uint8Array(1), new Float64Array(1), new BigInt64Array(1)] as const;
-    expectClass(thrown(() => callNative(() => e.submit(...cols))), EngineClosedError, 'SB_NATIVE_ENGINE_CLOSED', /^the engine is closed$/);
+    const cols = [
+      new Uint32Array(1),
+      Buffer.from('x'),
+      new Uint32Array([1]),
+      new Uint8Array(1),
+      new Float64Array(1),
+      new BigInt64Array(1),
+    ] as const;
+    expectClass(
+      thrown(() => callNative(() => e.submit(...cols))),
+      EngineClosedError,
+      'SB_NATIVE_ENGINE_CLOSED',
+      /^the engine is closed$/,
+    );
   });
 
   it('frameSse: bad arguments are NativeArgumentErrors, from the wrapper and from the addon alike', () => {
-    expectClass(thrown(() => frameSse([Buffer.from('a')], [1n, 2n])), NativeArgumentError, 'SB_NATIVE_BAD_ARG', /1 stamp|2 stamps/);
+    expectClass(
+      thrown(() => frameSse([Buffer.from('a')], [1n, 2n])),
+      NativeArgumentError,
+      'SB_NATIVE_BAD_ARG',
+      /1 stamp|2 stamps/,
+    );
     expectClass(
       thrown(() => callNative(() => native.frameSse([Buffer.from('a')], new BigInt64Array(2)))),
       NativeArgumentError,
@@ -159,7 +175,12 @@ describe('real native failures, through the wrappers', () => {
   it('timeline: a request the native pass refuses (start after end) is a NativeArgumentError', () => {
     const col = (v: number) => Float64Array.of(v);
     const columns = { start: col(5), generationStart: col(Number.NaN), end: col(1), isl: col(1), osl: col(1) };
-    expectClass(thrown(() => timeline(columns, 0, 10)), NativeArgumentError, 'SB_NATIVE_BAD_ARG', /^timeline: /);
+    expectClass(
+      thrown(() => timeline(columns, 0, 10)),
+      NativeArgumentError,
+      'SB_NATIVE_BAD_ARG',
+      /^timeline: /,
+    );
   });
 
   it('power poller: an interval the binding refuses is a NativeArgumentError', () => {
@@ -177,7 +198,7 @@ describe('real native failures, through the wrappers', () => {
         (m) => m.close().then(() => null),
         (e: unknown) => e,
       );
-      expectClass(err, MockStartError, 'SB_MOCK_START', new RegExp(`^fast mock cannot listen on 127\.0\.0\.1:${port}: `));
+      expectClass(err, MockStartError, 'SB_MOCK_START', new RegExp(`^fast mock cannot listen on 127.0.0.1:${port}: `));
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

@@ -31,10 +31,22 @@ describe('recordWeighted', () => {
     const h = new Histogram(3);
     h.recordValues(Float64Array.from([7]));
     for (const [values, weights] of [
-      [[1, 2], [1, 1.5]],
-      [[1, 2], [1, -1]],
-      [[1, NaN], [1, 1]],
-      [[1, 2], [1, Infinity]],
+      [
+        [1, 2],
+        [1, 1.5],
+      ],
+      [
+        [1, 2],
+        [1, -1],
+      ],
+      [
+        [1, NaN],
+        [1, 1],
+      ],
+      [
+        [1, 2],
+        [1, Infinity],
+      ],
     ]) {
       expect(() => h.recordWeighted(Float64Array.from(values), Float64Array.from(weights))).toThrow(/entry 1/);
     }

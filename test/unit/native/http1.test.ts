@@ -62,9 +62,17 @@ describe('http1Parse: well-formed responses, however they are split', () => {
       { status: 201, body: 'ok', keep_alive: true },
     ],
     ['204 has no body', 'HTTP/1.1 204 No Content\r\nContent-Length: 99\r\n\r\n', { status: 204, body: '', keep_alive: true }],
-    ['Connection: close', 'HTTP/1.1 500 Internal\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbad', { status: 500, body: 'bad', keep_alive: false }],
+    [
+      'Connection: close',
+      'HTTP/1.1 500 Internal\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbad',
+      { status: 500, body: 'bad', keep_alive: false },
+    ],
     ['HTTP/1.0 closes by default', 'HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx', { status: 200, body: 'x', keep_alive: false }],
-    ['HTTP/1.0 keep-alive', 'HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 1\r\n\r\nx', { status: 200, body: 'x', keep_alive: true }],
+    [
+      'HTTP/1.0 keep-alive',
+      'HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 1\r\n\r\nx',
+      { status: 200, body: 'x', keep_alive: true },
+    ],
     [
       'Transfer-Encoding wins over Content-Length, and the connection is not reused',
       'HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n',
@@ -154,14 +162,26 @@ describe('http1Parse: malformed input ends in a clear error, however it is split
     ['a header without a name', 'HTTP/1.1 200 OK\r\n: v\r\n\r\n', false, 'parse_error', /no field name/],
     ['a header name with a space', 'HTTP/1.1 200 OK\r\nBad Name: v\r\n\r\n', false, 'parse_error', /invalid character/],
     ['a bad Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n', false, 'parse_error', /invalid Content-Length/],
-    ['conflicting Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', false, 'parse_error', /conflicting/],
+    [
+      'conflicting Content-Lengths',
+      'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+      false,
+      'parse_error',
+      /conflicting/,
+    ],
     ['101 Switching Protocols', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n', false, 'parse_error', /101/],
     ['truncated headers, then close', 'HTTP/1.1 200 OK\r\nContent-Ty', true, 'connection', /truncated headers/],
     ['a truncated status line, then close', 'HTTP/1.1 2', true, 'connection', /truncated headers/],
     ['a close mid-chunk', CHUNKED_HEAD + '10\r\nonly-part', true, 'connection', /mid-chunk/],
     ['a close between chunks', CHUNKED_HEAD + '3\r\nabc\r\n', true, 'connection', /mid-chunk/],
     ['a close in the trailers', CHUNKED_HEAD + '0\r\nX-T: 1\r\n', true, 'connection', /trailers/],
-    ['a close before Content-Length is met', 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc', true, 'connection', /after 3 of 10 body bytes/],
+    [
+      'a close before Content-Length is met',
+      'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc',
+      true,
+      'connection',
+      /after 3 of 10 body bytes/,
+    ],
   ];
   for (const [name, text, eof, type, message] of cases) {
     it(name, () => {

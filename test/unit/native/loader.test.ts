@@ -14,10 +14,17 @@ describe('native loader', () => {
     for (const f of ['native.js', 'errors.js']) fs.copyFileSync(path.resolve('dist', f), path.join(root, 'dist', f));
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['-e', `import('${path.join(root, 'dist', 'native.js')}').catch(e => { console.error(e.code + ' ' + e.message); process.exit(3); })`], {
-        env: { ...process.env, SERVEBENCH_NATIVE_PATH: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `import('${path.join(root, 'dist', 'native.js')}').catch(e => { console.error(e.code + ' ' + e.message); process.exit(3); })`,
+        ],
+        {
+          env: { ...process.env, SERVEBENCH_NATIVE_PATH: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
     } catch (err) {
       const e = err as { status: number; stderr: Buffer };
       expect(e.status).toBe(3);

@@ -11,7 +11,10 @@ const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
 /** Frames string chunks, stamping chunk i with 100 + i. */
 function frame(...parts: (string | Uint8Array)[]) {
   const chunks = parts.map((p) => (typeof p === 'string' ? buf(p) : Buffer.from(p)));
-  const f = frameSse(chunks, chunks.map((_, i) => BigInt(100 + i)));
+  const f = frameSse(
+    chunks,
+    chunks.map((_, i) => BigInt(100 + i)),
+  );
   return { data: f.data, stamps: Array.from(f.stamps), types: f.types, trailing_bytes: f.trailing_bytes };
 }
 
@@ -83,9 +86,7 @@ describe('frameSse: fields', () => {
   });
 
   it('returns event types, reset after each dispatch', () => {
-    const f = frame(
-      'event: message_start\ndata: {"a":1}\n\nevent: delta\ndata: d1\n\nevent: delta\ndata: d2\n\ndata: plain\n\n',
-    );
+    const f = frame('event: message_start\ndata: {"a":1}\n\nevent: delta\ndata: d1\n\nevent: delta\ndata: d2\n\ndata: plain\n\n');
     expect(f.data).toEqual(['{"a":1}', 'd1', 'd2', 'plain']);
     expect(f.types).toEqual(['message_start', 'delta', 'delta', '']);
   });
@@ -148,7 +149,10 @@ describe('frameSse: chunking and stamps', () => {
         expect(frameSse(splitAt(bytes, [cut]), [1n, 2n]).data).toEqual([`<${ch}>`]);
       }
       // And one byte per chunk.
-      const bytewise = splitAt(bytes, [...Array(bytes.length - 1).keys()].map((k) => k + 1));
+      const bytewise = splitAt(
+        bytes,
+        [...Array(bytes.length - 1).keys()].map((k) => k + 1),
+      );
       expect(frameSse(bytewise, stampsFor(bytewise)).data).toEqual([`<${ch}>`]);
     }
   });
@@ -174,7 +178,10 @@ describe('frameSse: chunking and stamps', () => {
     }
     // One event per chunk, so event i carries stamp i.
     const chunks = parts.map(buf);
-    const f = frameSse(chunks, chunks.map((_, i) => BigInt(i)));
+    const f = frameSse(
+      chunks,
+      chunks.map((_, i) => BigInt(i)),
+    );
     expect(f.data.length).toBe(n);
     for (const i of [0, 8191, 8192, 8193, 16383, 16384, 16385, n - 1]) {
       expect(f.data[i]).toBe(String(i));
@@ -310,8 +317,30 @@ describe('frameSse: argument errors', () => {
 describe('frameSse: fuzz against the reference framer', () => {
   // Seeded (test/helpers/rng.ts) so a failure can be replayed.
   const pieces = [
-    'data', 'data:', 'data: ', 'event:', 'event: ', 'id: ', 'retry:', ':', ' ', '  ', '\n', '\r', '\r\n',
-    '\n\n', 'x', 'hello', '[DONE]', '{"a":1}', 'é', '€', '😀', 'da', 'ta', '\uFEFF',
+    'data',
+    'data:',
+    'data: ',
+    'event:',
+    'event: ',
+    'id: ',
+    'retry:',
+    ':',
+    ' ',
+    '  ',
+    '\n',
+    '\r',
+    '\r\n',
+    '\n\n',
+    'x',
+    'hello',
+    '[DONE]',
+    '{"a":1}',
+    'é',
+    '€',
+    '😀',
+    'da',
+    'ta',
+    '\uFEFF',
   ].map(buf);
 
   function randomStream(r: () => number): Buffer {

@@ -2,7 +2,13 @@
 // schedules computed by hand below, then randomised agreement with the plain JS sweep
 // (bench/timeline-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';
-import { timeline, TIMELINE_ROWS, type TimelineColumns, type TimelineRow, type TimelineRowStats } from '../../../src/metrics/core/timeline.js';
+import {
+  timeline,
+  TIMELINE_ROWS,
+  type TimelineColumns,
+  type TimelineRow,
+  type TimelineRowStats,
+} from '../../../src/metrics/core/timeline.js';
 import { NativeArgumentError } from '../../../src/errors.js';
 import { native } from '../../../src/native.js';
 import { jsTimeline } from '../../../bench/timeline-js.js';

@@ -11,7 +11,14 @@ export const MS = 1_000_000n;
 
 export function baseRecord(over: Partial<RawRecord> = {}): RawRecord {
   return {
-    credit: { index: 0, phase: 'profiling', x_request_id: 'r', credit_issued_ns: 900n * MS, targeted_start_ns: null, turn: { prompt: 'hello world', isl: 2, max_tokens: 3 } },
+    credit: {
+      index: 0,
+      phase: 'profiling',
+      x_request_id: 'r',
+      credit_issued_ns: 900n * MS,
+      targeted_start_ns: null,
+      turn: { prompt: 'hello world', isl: 2, max_tokens: 3 },
+    },
     start_ns: 1000n * MS,
     end_ns: 1100n * MS,
     http_status: 200,

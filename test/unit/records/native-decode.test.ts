@@ -21,6 +21,7 @@ const ADAPTERS: EndpointAdapter[] = [chatAdapter, completionsAdapter];
 const j = JSON.stringify;
 
 // Payloads that exercise each rule of parseChoicesPayload, usageOfPayload and specDecodeOfPayload.
+// prettier-ignore
 const FIXTURES: string[] = [
   j({ choices: [{ delta: { role: 'assistant', content: '' } }] }),
   j({ choices: [{ delta: { content: 'Hello' } }] }),
@@ -87,8 +88,8 @@ const TERMINAL: string[] = [
   '[DONE] ',
   '\ufeff{"choices":[]}',
   '{"a":1}{"b":2}',
-  '[' .repeat(600) + ']'.repeat(600),
-  '{"a":' .repeat(600) + '1' + '}'.repeat(600),
+  '['.repeat(600) + ']'.repeat(600),
+  '{"a":'.repeat(600) + '1' + '}'.repeat(600),
 ];
 
 /** Events the native decoder decided (not left to the TS tail): the comparisons must exercise it. */
@@ -111,13 +112,20 @@ describe('native SSE decode: identical records', () => {
     for (const a of ADAPTERS) {
       for (const p of [...FIXTURES, ...TERMINAL]) check(a, [p], JSON.stringify(p).slice(0, 80));
       check(a, FIXTURES, 'all fixtures');
-      for (const t of TERMINAL) check(a, [...FIXTURES.slice(0, 5), t, ...FIXTURES.slice(5)], `terminal ${JSON.stringify(t).slice(0, 40)} mid-stream`);
+      for (const t of TERMINAL)
+        check(a, [...FIXTURES.slice(0, 5), t, ...FIXTURES.slice(5)], `terminal ${JSON.stringify(t).slice(0, 40)} mid-stream`);
     }
   });
 
   it('invalid UTF-8 inside and outside strings', () => {
     const bad = [
-      Buffer.concat([Buffer.from('{"choices":[{"delta":{"content":"a'), Buffer.from([0xe4, 0xb8]), Buffer.from('b'), Buffer.from([0xff, 0xc0, 0x80, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xf0, 0x9f, 0x98]), Buffer.from('"}}]}')]),
+      Buffer.concat([
+        Buffer.from('{"choices":[{"delta":{"content":"a'),
+        Buffer.from([0xe4, 0xb8]),
+        Buffer.from('b'),
+        Buffer.from([0xff, 0xc0, 0x80, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xf0, 0x9f, 0x98]),
+        Buffer.from('"}}]}'),
+      ]),
       Buffer.concat([Buffer.from('{"choices":[{"delta":{"content":"'), Buffer.from([0xe4]), Buffer.from('"}}]}')]),
       Buffer.concat([Buffer.from('{"choices":[{"delta":{"content":"x"}}]'), Buffer.from([0xe4]), Buffer.from('}')]),
     ];
@@ -143,10 +151,26 @@ describe('native SSE decode: identical records', () => {
   it('seeded random streams', () => {
     const rand = mulberry32(20261201);
     const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
-    const pieces = ['word ', ' the', '中文', '日本語テキスト', '😀', '👩‍👩‍👧', '\n', '\t"q"\\', '\u0000\u001f', 'é', '\ud800', '\udc00x', '', ' '];
+    const pieces = [
+      'word ',
+      ' the',
+      '中文',
+      '日本語テキスト',
+      '😀',
+      '👩‍👩‍👧',
+      '\n',
+      '\t"q"\\',
+      '\u0000\u001f',
+      'é',
+      '\ud800',
+      '\udc00x',
+      '',
+      ' ',
+    ];
     const text = () => Array.from({ length: Math.floor(rand() * 4) }, () => pick(pieces)).join('');
     const num = () => pick(['3', '0', '12', '-1', '1.5', 'NaN', 'Infinity', '"7"', 'null', '1e3', '123456789012345678']);
-    const usage = () => `{"prompt_tokens":${num()},"completion_tokens":${num()},"total_tokens":${num()}${rand() < 0.3 ? `,"completion_tokens_details":{"reasoning_tokens":${num()}}` : ''}}`;
+    const usage = () =>
+      `{"prompt_tokens":${num()},"completion_tokens":${num()},"total_tokens":${num()}${rand() < 0.3 ? `,"completion_tokens_details":{"reasoning_tokens":${num()}}` : ''}}`;
     const choice = (completions: boolean) => {
       const r = rand();
       if (r < 0.05) return pick(['null', '3', '[]', '"s"']);
@@ -166,7 +190,10 @@ describe('native SSE decode: identical records', () => {
         fields.push(`"${key}":{${inner.join(',')}}`);
       }
       if (rand() < 0.2) fields.push('"finish_reason":"stop"');
-      if (rand() < 0.03) fields.push(`"sglext":{"spec_tokens_details":{"spec_verify_ct":1,"spec_num_correct_drafts":1,"spec_num_proposed_drafts":2,"spec_correct_drafts_histogram":[0,1]}}`);
+      if (rand() < 0.03)
+        fields.push(
+          `"sglext":{"spec_tokens_details":{"spec_verify_ct":1,"spec_num_correct_drafts":1,"spec_num_proposed_drafts":2,"spec_correct_drafts_histogram":[0,1]}}`,
+        );
       return `{${fields.join(',')}}`;
     };
     const event = (completions: boolean): string => {
@@ -179,7 +206,10 @@ describe('native SSE decode: identical records', () => {
       if (rand() < 0.15) parts.push(`"usage":${rand() < 0.1 ? 'null' : usage()}`);
       if (rand() < 0.03) parts.push(`"usageMetadata":{"promptTokenCount":${num()},"candidatesTokenCount":${num()}}`);
       if (rand() < 0.05) parts.push(`"spec_decode":{"draft_tokens":[3,${num()}],"accepted_tokens":[1,2]}`);
-      if (rand() < 0.02) parts.push(`"metrics":{"speculative_decoding":{"num_spec_steps":1,"num_accepted_draft_tokens":2,"num_draft_tokens":3,"acceptance_histogram":[0,0,1]}}`);
+      if (rand() < 0.02)
+        parts.push(
+          `"metrics":{"speculative_decoding":{"num_spec_steps":1,"num_accepted_draft_tokens":2,"num_draft_tokens":3,"acceptance_histogram":[0,0,1]}}`,
+        );
       if (rand() < 0.02) parts.push(`"error":${pick(['null', '"boom"', '{"message":"m"}', '{"type":"x"}'])}`);
       const sep = rand() < 0.1 ? ' ,\n ' : ',';
       return `{${parts.join(sep)}}`;
@@ -238,21 +268,37 @@ describe('native SSE decode: specs', () => {
     };
     const body = sseBody([
       j({ output: { items: [{ patch: { parts: [{ kind: 'x' }, { text: 'Hel' }, { text: 'never' }] } }] } }),
-      j({ output: { items: [{ patch: null, full: { parts: [{ text: 'lo' }], thought: 'hm' } }] }, meta: { usage: { completion_tokens: 2 } } }),
+      j({
+        output: { items: [{ patch: null, full: { parts: [{ text: 'lo' }], thought: 'hm' } }] },
+        meta: { usage: { completion_tokens: 2 } },
+      }),
       j({ output: { items: [] } }),
     ]);
     const d = new SseDecoder(spec).decode([body], BigInt64Array.of(5n), false).decoded;
     expect(d).toMatchObject({ events: 3, tail: 0, content: 'Hello', reasoning: 'hm', first_content_ns: 5n, first_choice_ns: 5n });
     expect(Array.from(d.token_ns)).toEqual([5n, 5n]);
     expect(d.usage).toEqual([{ event: 1, source: 0, last: true, first_token: false, text: '{"completion_tokens":2}' }]);
-    const fault = new SseDecoder(spec).decode([sseBody([j({ fault: 'x' }), j({ output: { items: [{ full: { parts: [{ text: 'late' }] } }] } })])], BigInt64Array.of(1n), false);
+    const fault = new SseDecoder(spec).decode(
+      [sseBody([j({ fault: 'x' }), j({ output: { items: [{ full: { parts: [{ text: 'late' }] } }] } })])],
+      BigInt64Array.of(1n),
+      false,
+    );
     expect(fault.decoded).toMatchObject({ events: 2, tail: 2, content: '' });
     expect(fault.data).toHaveLength(2);
   });
 
   it('a malformed spec is a NativeArgumentError (a TypeError) with code SB_NATIVE_BAD_ARG', () => {
     const good = chatAdapter.decodeSpec;
-    for (const bad of [null, {}, { ...good, choices: 'a..b' }, { ...good, message: '(a|' }, { ...good, content: 'content' }, { ...good, usage: [{ path: 'u', test: 'maybe' }] }, { ...good, error: '' }, { ...good, choices: 'a[0]' }]) {
+    for (const bad of [
+      null,
+      {},
+      { ...good, choices: 'a..b' },
+      { ...good, message: '(a|' },
+      { ...good, content: 'content' },
+      { ...good, usage: [{ path: 'u', test: 'maybe' }] },
+      { ...good, error: '' },
+      { ...good, choices: 'a[0]' },
+    ]) {
       let thrown: unknown = null;
       try {
         new SseDecoder(bad as never);

@@ -14,7 +14,14 @@ const MS = 1_000_000n;
 
 function raw(events: string[], over: Partial<RawRecord> = {}): RawRecord {
   return {
-    credit: { index: 0, phase: 'profiling', x_request_id: 'r', credit_issued_ns: 900n * MS, targeted_start_ns: null, turn: { prompt: 'hello world', isl: 2, max_tokens: 8 } },
+    credit: {
+      index: 0,
+      phase: 'profiling',
+      x_request_id: 'r',
+      credit_issued_ns: 900n * MS,
+      targeted_start_ns: null,
+      turn: { prompt: 'hello world', isl: 2, max_tokens: 8 },
+    },
     start_ns: 1000n * MS,
     end_ns: 1100n * MS,
     http_status: 200,
@@ -36,11 +43,21 @@ const chunk = (content: string, usage?: object, extra: object = {}) =>
 
 // Continuous usage: the role chunk (0 tokens), a first content chunk carrying 3 tokens, then 1 each.
 const continuous = [
-  JSON.stringify({ choices: [{ delta: { role: 'assistant', content: '' } }], usage: { prompt_tokens: 2, completion_tokens: 0, total_tokens: 2 } }),
+  JSON.stringify({
+    choices: [{ delta: { role: 'assistant', content: '' } }],
+    usage: { prompt_tokens: 2, completion_tokens: 0, total_tokens: 2 },
+  }),
   chunk(' the of and', { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 }),
   chunk(' the', { prompt_tokens: 2, completion_tokens: 4, total_tokens: 6 }),
-  chunk(' of', { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 }, { spec_decode: { draft_tokens: [2, 2], accepted_tokens: [2, 0] } }),
-  JSON.stringify({ choices: [], usage: { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7, prompt_tokens_details: { cached_tokens: 1 } } }),
+  chunk(
+    ' of',
+    { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7 },
+    { spec_decode: { draft_tokens: [2, 2], accepted_tokens: [2, 0] } },
+  ),
+  JSON.stringify({
+    choices: [],
+    usage: { prompt_tokens: 2, completion_tokens: 5, total_tokens: 7, prompt_tokens_details: { cached_tokens: 1 } },
+  }),
   '[DONE]',
 ];
 
@@ -66,8 +83,14 @@ describe('RecordProcessor: catalogue inputs', () => {
   });
 
   it('a server that ignores continuous_usage_stats: divisor stays OSL − 1', () => {
-    const events = [chunk(' the'), chunk(' of'), JSON.stringify({ choices: [], usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } })];
-    const rec = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: true, perChunkUsage: true }).process(raw(events));
+    const events = [
+      chunk(' the'),
+      chunk(' of'),
+      JSON.stringify({ choices: [], usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } }),
+    ];
+    const rec = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: true, perChunkUsage: true }).process(
+      raw(events),
+    );
     expect(rec.metric_input.first_chunk_tokens).toBeNull();
     expect(rec.metrics.get('inter_token_latency')).toBe(90 * 1e6);
   });
@@ -92,7 +115,9 @@ describe('RecordProcessor: catalogue inputs', () => {
       chunks_sent: 2,
       chunks_received: 6,
     };
-    const rec = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false }).process(raw(continuous, { trace }));
+    const rec = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false }).process(
+      raw(continuous, { trace }),
+    );
     expect(rec.metrics.get('http_req_total')).toBe(100e6);
     expect(rec.metrics.get('http_req_waiting')).toBe(3e6);
   });

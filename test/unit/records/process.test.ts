@@ -14,7 +14,14 @@ const MS = 1_000_000n;
 
 function raw(events: [number, string][], over: Partial<RawRecord> = {}): RawRecord {
   return {
-    credit: { index: 0, phase: 'profiling', x_request_id: 'r', credit_issued_ns: 900n * MS, targeted_start_ns: null, turn: { prompt: 'hello world', isl: 2, max_tokens: 3 } },
+    credit: {
+      index: 0,
+      phase: 'profiling',
+      x_request_id: 'r',
+      credit_issued_ns: 900n * MS,
+      targeted_start_ns: null,
+      turn: { prompt: 'hello world', isl: 2, max_tokens: 3 },
+    },
     start_ns: 1000n * MS,
     end_ns: 1100n * MS,
     http_status: 200,
@@ -57,7 +64,12 @@ describe('RecordProcessor', () => {
 
   it('separates reasoning from content: TTFT on reasoning, TTFO on content', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
-    const rec = p.process(raw([[20, delta({ reasoning_content: ' the of' })], [30, delta({ content: ' and' })]]));
+    const rec = p.process(
+      raw([
+        [20, delta({ reasoning_content: ' the of' })],
+        [30, delta({ content: ' and' })],
+      ]),
+    );
     expect(rec.metric_input.reasoning_tokens).toBe(2);
     expect(rec.metric_input.output_tokens).toBe(1);
     expect(rec.metric_input.first_output_ns).toBe(1030n * MS);
@@ -70,7 +82,13 @@ describe('RecordProcessor', () => {
     const rec = p.process(
       raw([
         [20, delta({ content: 'x' })],
-        [30, JSON.stringify({ choices: [], usage: { prompt_tokens: 50, completion_tokens: 7, completion_tokens_details: { reasoning_tokens: 2 } } })],
+        [
+          30,
+          JSON.stringify({
+            choices: [],
+            usage: { prompt_tokens: 50, completion_tokens: 7, completion_tokens_details: { reasoning_tokens: 2 } },
+          }),
+        ],
       ]),
     );
     expect(rec.metric_input.input_tokens).toBe(50);
@@ -80,7 +98,12 @@ describe('RecordProcessor', () => {
 
   it('a malformed event makes the record a parse_error', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
-    const rec = p.process(raw([[20, delta({ content: ' the' })], [30, '{"choices": [ {bad']]));
+    const rec = p.process(
+      raw([
+        [20, delta({ content: ' the' })],
+        [30, '{"choices": [ {bad'],
+      ]),
+    );
     expect(rec.status).toBe('error');
     expect(rec.error?.type).toBe('parse_error');
     expect(rec.metric_input.valid).toBe(false);
@@ -100,7 +123,9 @@ describe('RecordProcessor', () => {
 
   it('keeps transport errors and still counts the prompt (for error ISL)', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
-    const rec = p.process(raw([], { status: 'error', error: { type: 'http_5xx', message: 'HTTP 500', http_status: 500 }, http_status: 500 }));
+    const rec = p.process(
+      raw([], { status: 'error', error: { type: 'http_5xx', message: 'HTTP 500', http_status: 500 }, http_status: 500 }),
+    );
     expect(rec.status).toBe('error');
     expect(rec.error?.type).toBe('http_5xx');
     expect(rec.metric_input.input_tokens).toBe(2);
@@ -110,7 +135,10 @@ describe('RecordProcessor', () => {
   it('parses a non-streaming body', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
     const rec = p.process(
-      raw([], { streaming: false, body: JSON.stringify({ choices: [{ message: { content: ' the of and to' } }], usage: { prompt_tokens: 2, completion_tokens: 4 } }) }),
+      raw([], {
+        streaming: false,
+        body: JSON.stringify({ choices: [{ message: { content: ' the of and to' } }], usage: { prompt_tokens: 2, completion_tokens: 4 } }),
+      }),
     );
     expect(rec.status).toBe('ok');
     expect(rec.metric_input.output_tokens).toBe(4);

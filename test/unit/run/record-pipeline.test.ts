@@ -39,8 +39,12 @@ function records(n: number, seed: number): RawRecord[] {
     const kind = int(10);
     const streaming = kind !== 1;
     const events: string[] = [delta({ role: 'assistant', content: '' })];
-    for (let k = int(40); k > 0; k--) events.push(kind === 2 && k % 3 === 0 ? delta({ reasoning_content: text(2) }) : delta({ content: text(1 + int(3)) }));
-    if (r() < 0.5) events.push(JSON.stringify({ choices: [], usage: { prompt_tokens: 9, completion_tokens: events.length, total_tokens: 9 + events.length } }));
+    for (let k = int(40); k > 0; k--)
+      events.push(kind === 2 && k % 3 === 0 ? delta({ reasoning_content: text(2) }) : delta({ content: text(1 + int(3)) }));
+    if (r() < 0.5)
+      events.push(
+        JSON.stringify({ choices: [], usage: { prompt_tokens: 9, completion_tokens: events.length, total_tokens: 9 + events.length } }),
+      );
     if (kind === 3) events.push('{not json');
     events.push('[DONE]');
     const status: RecordStatus = kind === 4 ? 'error' : kind === 5 ? 'cancelled' : 'ok';
@@ -53,19 +57,37 @@ function records(n: number, seed: number): RawRecord[] {
         targeted_start_ns: kind === 6 ? start : null,
         turn:
           kind === 7
-            ? { prompt: '', isl: null, max_tokens: null, messages: [{ role: 'system', content: text(5) }, { role: 'user', content: text(9) }] }
+            ? {
+                prompt: '',
+                isl: null,
+                max_tokens: null,
+                messages: [
+                  { role: 'system', content: text(5) },
+                  { role: 'user', content: text(9) },
+                ],
+              }
             : { prompt: text(8), isl: kind === 8 ? null : 8, max_tokens: 16 + int(100) },
       },
       start_ns: start,
       end_ns: start + BigInt(50 + events.length) * MS + BigInt(int(999_999)),
       http_status: status === 'error' ? 500 : 200,
       status,
-      error: status === 'error' ? { type: 'http_5xx', message: 'upstream "failed"', http_status: 500 } : status === 'cancelled' ? { type: 'cancelled', message: 'cancelled', http_status: null } : null,
+      error:
+        status === 'error'
+          ? { type: 'http_5xx', message: 'upstream "failed"', http_status: 500 }
+          : status === 'cancelled'
+            ? { type: 'cancelled', message: 'cancelled', http_status: null }
+            : null,
       streaming,
       event_data: streaming ? events : [],
       event_ns: streaming ? events.map((_, k) => start + BigInt(10 + k) * MS + BigInt(int(1000))) : [],
       event_type: streaming ? events.map(() => '') : [],
-      body: streaming ? null : JSON.stringify({ choices: [{ message: { content: text(12) } }], usage: { prompt_tokens: 8, completion_tokens: 12, total_tokens: 20 } }),
+      body: streaming
+        ? null
+        : JSON.stringify({
+            choices: [{ message: { content: text(12) } }],
+            usage: { prompt_tokens: 8, completion_tokens: 12, total_tokens: 20 },
+          }),
       bytes_sent: 100 + int(1000),
       bytes_received: 1000 + int(100_000),
     });
@@ -95,7 +117,7 @@ async function throughPipeline(raws: RawRecord[], opts: PipelineOptions): Promis
   const pipe = new RecordPipeline(opts);
   const out: ProcessedRecord[] = [];
   for (let i = 0; i < raws.length; i++) {
-    const prepared = p.prepare(raws[i] as RawRecord);
+    const prepared = p.prepare(raws[i]);
     pipe.submit(prepared);
     out.push(prepared.record);
     if (i % 37 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -120,7 +142,7 @@ describe('RecordPipeline', () => {
       expect(lines(file)).toEqual(wantLines);
       // The records kept for the summary carry the same counts and metrics, and are slimmed.
       got.forEach((rec, i) => {
-        const w = want[i] as ProcessedRecord;
+        const w = want[i];
         expect(rec.metrics).toEqual(w.metrics);
         expect([rec.metric_input.input_tokens, rec.metric_input.output_tokens, rec.metric_input.reasoning_tokens]).toEqual([
           w.metric_input.input_tokens,
@@ -149,8 +171,13 @@ describe('RecordPipeline', () => {
     const before = raws.map((raw) => ref.process(structuredClone(raw)).status);
     const file = join(dir, 'crash.jsonl');
     const late: RecordStatus[] = [];
-    const got = await throughPipeline(raws, pipelineOptions(file, 'records', { workers: 1, crashAtBatch: 2, onLateError: (_rec, was) => late.push(was) }));
-    const out = lines(file).map((l) => JSON.parse(l) as { x_request_id: string; status: string; error: { type: string; message: string } | null });
+    const got = await throughPipeline(
+      raws,
+      pipelineOptions(file, 'records', { workers: 1, crashAtBatch: 2, onLateError: (_rec, was) => late.push(was) }),
+    );
+    const out = lines(file).map(
+      (l) => JSON.parse(l) as { x_request_id: string; status: string; error: { type: string; message: string } | null },
+    );
     // Every record is still there, once, in order.
     expect(out.map((l) => l.x_request_id)).toEqual(raws.map((r) => r.credit.x_request_id));
     const lost = out.filter((l) => l.error?.type === '_OTHER');

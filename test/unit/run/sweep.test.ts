@@ -37,13 +37,21 @@ describe('GuideLLM sweep', () => {
     const cfg = buildRunConfig({ profile: 'sweep', 'sweep-size': 3, concurrency: '32' }, {});
     const p1 = nextPoint(cfg.load, [{ point: {} as SweepPoint, requestRate: 1 }])!;
     expect(p1.concurrency).toBe(32);
-    const p2 = nextPoint(cfg.load, [{ point: {} as SweepPoint, requestRate: 1 }, { point: p1, requestRate: 5 }])!;
+    const p2 = nextPoint(cfg.load, [
+      { point: {} as SweepPoint, requestRate: 1 },
+      { point: p1, requestRate: 5 },
+    ])!;
     expect(p2).toMatchObject({ strategy: 'rate', rate: 5, concurrency: 32 });
   });
 
   it('no measured rate (nothing succeeded): the sweep cannot place its rates', () => {
     const cfg = buildRunConfig({ profile: 'sweep', 'sweep-size': 4 }, {});
-    expect(nextPoint(cfg.load, [{ point: {} as SweepPoint, requestRate: null }, { point: {} as SweepPoint, requestRate: 10 }])).toBeNull();
+    expect(
+      nextPoint(cfg.load, [
+        { point: {} as SweepPoint, requestRate: null },
+        { point: {} as SweepPoint, requestRate: 10 },
+      ]),
+    ).toBeNull();
   });
 });
 
@@ -51,7 +59,18 @@ describe('list sweeps and point configs', () => {
   it('a concurrency list: closed-loop points', () => {
     const cfg = buildRunConfig({ concurrency: '1,4,16' }, {});
     const pts: SweepPoint[] = [];
-    for (let p = nextPoint(cfg.load, pts.map((point) => ({ point, requestRate: 1 }))); p; p = nextPoint(cfg.load, pts.map((point) => ({ point, requestRate: 1 })))) pts.push(p);
+    for (
+      let p = nextPoint(
+        cfg.load,
+        pts.map((point) => ({ point, requestRate: 1 })),
+      );
+      p;
+      p = nextPoint(
+        cfg.load,
+        pts.map((point) => ({ point, requestRate: 1 })),
+      )
+    )
+      pts.push(p);
     expect(pts.map((p) => p.concurrency)).toEqual([1, 4, 16]);
     const c = pointConfig(cfg, pts[2]);
     expect(c.concurrency).toBe(16);
@@ -75,15 +94,64 @@ describe('summary rows', () => {
   const summary = (extra: MetricsSummary['metrics'] = []): MetricsSummary => ({
     counts: { issued: 10, succeeded: 9, errored: 1, cancelled: 0 },
     metrics: [
-      { tag: 'request_throughput', header: '', unit: 'requests/s', display: 'requests/s', group: 'default', flags: 0, kind: 'single', stats: { avg: 4.5 } },
-      { tag: 'time_to_first_token', header: '', unit: 'ns', display: 'ms', group: 'default', flags: 0, kind: 'distribution', stats: { count: 9, avg: 2e7, min: 1e7, max: 5e7, std: 1, p1: 0, p5: 0, p10: 0, p25: 0, p50: 2e7, p75: 0, p90: 0, p95: 0, p99: 4.9e7 } },
+      {
+        tag: 'request_throughput',
+        header: '',
+        unit: 'requests/s',
+        display: 'requests/s',
+        group: 'default',
+        flags: 0,
+        kind: 'single',
+        stats: { avg: 4.5 },
+      },
+      {
+        tag: 'time_to_first_token',
+        header: '',
+        unit: 'ns',
+        display: 'ms',
+        group: 'default',
+        flags: 0,
+        kind: 'distribution',
+        stats: {
+          count: 9,
+          avg: 2e7,
+          min: 1e7,
+          max: 5e7,
+          std: 1,
+          p1: 0,
+          p5: 0,
+          p10: 0,
+          p25: 0,
+          p50: 2e7,
+          p75: 0,
+          p90: 0,
+          p95: 0,
+          p99: 4.9e7,
+        },
+      },
       ...extra,
     ],
   });
 
   it('reads the achieved rate, TTFT percentiles in ms, and leaves goodput empty without SLOs', () => {
-    const row = sweepRow({ index: 1, strategy: 'rate', concurrency: null, rate: 5 }, { summary: summary() } as RunOutcome, 'point-02-rate5', null);
-    expect(row).toMatchObject({ point: 2, target_request_rate: 5, achieved_request_rate: 4.5, ttft_p50_ms: 20, ttft_p99_ms: 49, itl_p50_ms: null, goodput: null, good_request_fraction: null, issued: 10, errored: 1 });
+    const row = sweepRow(
+      { index: 1, strategy: 'rate', concurrency: null, rate: 5 },
+      { summary: summary() } as RunOutcome,
+      'point-02-rate5',
+      null,
+    );
+    expect(row).toMatchObject({
+      point: 2,
+      target_request_rate: 5,
+      achieved_request_rate: 4.5,
+      ttft_p50_ms: 20,
+      ttft_p99_ms: 49,
+      itl_p50_ms: null,
+      goodput: null,
+      good_request_fraction: null,
+      issued: 10,
+      errored: 1,
+    });
     const csv = renderSweepCsv([row]).split('\n');
     expect(csv[0].split(',')).toContain('good_request_fraction');
     expect(csv[1]).toBe('2,rate,,5,4.5,20,49,,,,,,10,9,1,0,point-02-rate5');
@@ -91,7 +159,18 @@ describe('summary rows', () => {
 
   it('the good-request fraction comes from the goodput family when it has a value', () => {
     expect(goodFractionFromSummary(summary())).toBeNull();
-    const withFraction = summary([{ tag: 'good_request_fraction', header: '', unit: 'ratio', display: 'ratio', group: 'none', flags: 0, kind: 'single', stats: { avg: 0.8 } }]);
+    const withFraction = summary([
+      {
+        tag: 'good_request_fraction',
+        header: '',
+        unit: 'ratio',
+        display: 'ratio',
+        group: 'none',
+        flags: 0,
+        kind: 'single',
+        stats: { avg: 0.8 },
+      },
+    ]);
     expect(goodFractionFromSummary(withFraction)).toBe(0.8);
   });
 });

@@ -9,7 +9,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 describe('bench/power.bench.js', () => {
   it('reports thread CPU per second of run at 1, 10, 50 and 100 ms', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['bench/run.js', 'power', '--quick', '--json'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['bench/run.js', 'power', '--quick', '--json'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }),
+    );
     const table = out.results.power.tables[0];
     expect(table.columns).toEqual(expect.arrayContaining(['interval', 'GPUs', 'thread CPU-s/s', 'thread % core', 'drain % core']));
     expect(table.rows.map((r: string[]) => r[0])).toEqual(['1 ms', '10 ms', '50 ms', '100 ms', '1 ms', '10 ms', '50 ms', '100 ms']);

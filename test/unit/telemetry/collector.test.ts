@@ -35,7 +35,10 @@ describe('GpuTelemetry', () => {
   });
 
   it('a source asked for by name that fails is reported even when another works', async () => {
-    const { t, lines } = await open(['nvml', 'amdsmi'], { SERVEBENCH_NVML_LIBRARY: libs.nvml, SERVEBENCH_AMDSMI_LIBRARY: '/nonexistent/libamd_smi.so' });
+    const { t, lines } = await open(['nvml', 'amdsmi'], {
+      SERVEBENCH_NVML_LIBRARY: libs.nvml,
+      SERVEBENCH_AMDSMI_LIBRARY: '/nonexistent/libamd_smi.so',
+    });
     await t.stop();
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^AMD SMI: cannot load SERVEBENCH_AMDSMI_LIBRARY=\/nonexistent\/libamd_smi\.so \(/);

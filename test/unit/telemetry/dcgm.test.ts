@@ -21,7 +21,7 @@ async function exporter(body: (n: number) => string, status = 200): Promise<stri
     res.end(body(n++));
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/metrics`;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
 }
 
 const line = (name: string, gpu: string, v: string, extra = '') => `${name}{gpu="${gpu}",UUID="GPU-${gpu}",modelName="H100"${extra}} ${v}`;

@@ -54,7 +54,10 @@ describe('GPU power efficiency metrics', () => {
 
   it('divides goodput by the average power when SLOs are set', () => {
     // request_latency <= 250 ms: 2 of the 4 requests are good.
-    const s = summarize(records(), { gpuEnergy: nvidia(), metricOptions: { goodput: [{ tag: 'request_latency', threshold: 250e6, largerIsBetter: false }] } });
+    const s = summarize(records(), {
+      gpuEnergy: nvidia(),
+      metricOptions: { goodput: [{ tag: 'request_latency', threshold: 250e6, largerIsBetter: false }] },
+    });
     expect(value(s, 'goodput')).toBeCloseTo(2 / 0.4, 9);
     expect(value(s, 'nvidia_goodput_per_watt')).toBeCloseTo(2 / 0.4 / (240 / 0.4), 12);
   });
@@ -95,7 +98,19 @@ describe('GPU power efficiency metrics', () => {
 });
 
 function gpu(key: string, vendor: 'nvidia' | 'amd'): GpuInfo {
-  return { key, vendor, source: vendor === 'nvidia' ? 'nvml' : 'amdsmi', index: 0, name: null, uuid: null, pci_bus_id: null, power_limit_w: null, driver_version: null, has_energy: null, failed: null };
+  return {
+    key,
+    vendor,
+    source: vendor === 'nvidia' ? 'nvml' : 'amdsmi',
+    index: 0,
+    name: null,
+    uuid: null,
+    pci_bus_id: null,
+    power_limit_w: null,
+    driver_version: null,
+    has_energy: null,
+    failed: null,
+  };
 }
 
 function series(powerW: number, withCounter: boolean, fromMs = -200, toMs = 1200): GpuSeries {
@@ -143,7 +158,13 @@ describe('joinEnergy', () => {
   });
 
   it('has no vendor entry when nothing reported in the window', () => {
-    const j = joinEnergy([gpu('nvml:0', 'nvidia')], new Map([['nvml:0', series(300, true, 5000, 6000)]]), { start_ns: T0, end_ns: T0 + 1000n * MS }, () => 0n, 1);
+    const j = joinEnergy(
+      [gpu('nvml:0', 'nvidia')],
+      new Map([['nvml:0', series(300, true, 5000, 6000)]]),
+      { start_ns: T0, end_ns: T0 + 1000n * MS },
+      () => 0n,
+      1,
+    );
     expect(j.input.vendors).toEqual({});
   });
 });

@@ -44,15 +44,17 @@ describe('amdsmiInventory', () => {
   it('reads market names, UUIDs, BDFs, power caps and the driver version', () => {
     const inv = amdsmiInventory(libs.amdsmi);
     expect(inv.ok).toBe(true);
-    expect(inv.ok && inv.devices).toEqual([0, 1].map((i) => ({
-      vendor: 'amd',
-      index: i,
-      name: `AMD Instinct Fake MI300X #${i}`,
-      uuid: `fa4e74a1-0000-1000-8000-00000000000${i}`,
-      pci_bus_id: `0000:${(0x40 + i).toString(16)}:00.0`,
-      power_limit_w: 750,
-      driver_version: '6.8.5-fake',
-    })));
+    expect(inv.ok && inv.devices).toEqual(
+      [0, 1].map((i) => ({
+        vendor: 'amd',
+        index: i,
+        name: `AMD Instinct Fake MI300X #${i}`,
+        uuid: `fa4e74a1-0000-1000-8000-00000000000${i}`,
+        pci_bus_id: `0000:${(0x40 + i).toString(16)}:00.0`,
+        power_limit_w: 750,
+        driver_version: '6.8.5-fake',
+      })),
+    );
   });
 
   it('says why when the library is not AMD SMI', () => {

@@ -9,10 +9,19 @@ describe('parseGpuTelemetry', () => {
   });
 
   it('reads nvml, amdsmi, auto (also the bare flag) and dcgm URLs', () => {
-    expect(parseGpuTelemetry(['nvml'], undefined)).toMatchObject({ nvml: true, amdsmi: false, auto: false, dcgm_urls: [], sample_interval_ms: 50 });
+    expect(parseGpuTelemetry(['nvml'], undefined)).toMatchObject({
+      nvml: true,
+      amdsmi: false,
+      auto: false,
+      dcgm_urls: [],
+      sample_interval_ms: 50,
+    });
     expect(parseGpuTelemetry([''], undefined)).toMatchObject({ auto: true });
     expect(parseGpuTelemetry(['amdsmi', 'auto'], 5)).toMatchObject({ amdsmi: true, auto: true, sample_interval_ms: 5 });
-    expect(parseGpuTelemetry(['dcgm'], undefined)).toMatchObject({ dcgm_urls: [DEFAULT_DCGM_URL], dcgm_interval_ms: DEFAULT_DCGM_INTERVAL_MS });
+    expect(parseGpuTelemetry(['dcgm'], undefined)).toMatchObject({
+      dcgm_urls: [DEFAULT_DCGM_URL],
+      dcgm_interval_ms: DEFAULT_DCGM_INTERVAL_MS,
+    });
     const c = parseGpuTelemetry(['dcgm=http://a:9400/metrics,http://b:9400/metrics', 'dcgm=http://a:9400/metrics'], 100)!;
     expect(c.dcgm_urls).toEqual(['http://a:9400/metrics', 'http://b:9400/metrics']);
     expect(c.dcgm_interval_ms).toBe(100);

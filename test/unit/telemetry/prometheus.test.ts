@@ -20,21 +20,12 @@ describe('parseSampleLine', () => {
     expect(parseSampleLine('x -Inf')?.value).toBe(-Infinity);
   });
 
-  it.each([
-    'x',
-    'x{a="1"}',
-    'x{a="1" 3',
-    'x{a=1} 3',
-    'x{1a="b"} 3',
-    'x{a="\\q"} 3',
-    'x abc',
-    'x 1 2 3',
-    'x 1 1.5',
-    '9x 1',
-    'x{a="1"}3',
-  ])('rejects %j', (line) => {
-    expect(parseSampleLine(line)).toBeUndefined();
-  });
+  it.each(['x', 'x{a="1"}', 'x{a="1" 3', 'x{a=1} 3', 'x{1a="b"} 3', 'x{a="\\q"} 3', 'x abc', 'x 1 2 3', 'x 1 1.5', '9x 1', 'x{a="1"}3'])(
+    'rejects %j',
+    (line) => {
+      expect(parseSampleLine(line)).toBeUndefined();
+    },
+  );
 });
 
 describe('parsePrometheusText', () => {

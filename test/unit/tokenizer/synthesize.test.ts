@@ -45,7 +45,11 @@ describe('PromptSynthesizer (default tokenizer)', () => {
 
   it('hits exact lengths for every length 0..300 from many start offsets', () => {
     const syn = new PromptSynthesizer(tok, new Rng(13));
-    expectExact(tok, syn, Array.from({ length: 301 }, (_, i) => i));
+    expectExact(
+      tok,
+      syn,
+      Array.from({ length: 301 }, (_, i) => i),
+    );
   });
 
   it('is reproducible: the same seed gives the same prompts', () => {

@@ -49,7 +49,11 @@ describe('network calibration', () => {
     expect(r.info).toMatchObject({ mode: 'automatic', ok: 0, mean_ms: null });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/failed; no network adjustment made/);
-    const lines = fs.readFileSync(path.join(d, NETWORK_LATENCY_JSONL), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(path.join(d, NETWORK_LATENCY_JSONL), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((l) => l.ok === false)).toBe(true);
   });

@@ -59,7 +59,11 @@ describe('TCP handshake probes', () => {
     p.start();
     await new Promise((r) => setTimeout(r, 200));
     const sum = await p.stop();
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(sum.probes);
     expect(sum.probes).toBeGreaterThanOrEqual(3);
     expect(sum.failed).toBe(0);
@@ -77,7 +81,11 @@ describe('TCP handshake probes', () => {
     expect(sum.ok).toBe(0);
     expect(sum.failed).toBeGreaterThan(0);
     expect(sum.mean_ns).toBeNull();
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.every((l) => l.ok === false && l.rtt_ms === null && typeof l.error === 'string')).toBe(true);
   });
 });

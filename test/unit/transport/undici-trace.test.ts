@@ -27,8 +27,18 @@ function request(i: number): [Credit, PreparedRequest] {
     targeted_start_ns: null,
     turn: { prompt: 'hello there', isl: 2, max_tokens: 8 },
   };
-  const body = Buffer.from(JSON.stringify({ model: 'm', stream: true, max_tokens: 8, messages: [{ role: 'user', content: 'hello there' }] }));
-  return [credit, { path: '/v1/chat/completions', headers: { 'content-type': 'application/json', 'x-request-id': credit.x_request_id }, body, streaming: true }];
+  const body = Buffer.from(
+    JSON.stringify({ model: 'm', stream: true, max_tokens: 8, messages: [{ role: 'user', content: 'hello there' }] }),
+  );
+  return [
+    credit,
+    {
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', 'x-request-id': credit.x_request_id },
+      body,
+      streaming: true,
+    },
+  ];
 }
 
 describe('undici transport HTTP trace', () => {

@@ -93,7 +93,7 @@ describe('order-statistic ranks', () => {
 
   it('cover the true median at least 95 % of the time (uniform samples of 60)', () => {
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const r = orderStatisticRanks(60, 0.5, 0.95)!;
     let covered = 0;
     const trials = 4000;
@@ -141,12 +141,29 @@ describe('which metrics get intervals', () => {
   const reg = defaultRegistry();
   const applies = (tag: string) => intervalsApply(reg.getMetric(tag)!);
   it('per-request observations do', () => {
-    for (const tag of ['request_latency', 'time_to_first_token', 'time_to_first_output_token', 'output_sequence_length', 'input_sequence_length', 'request_dispatch_delay', 'request_scheduled_latency']) {
+    for (const tag of [
+      'request_latency',
+      'time_to_first_token',
+      'time_to_first_output_token',
+      'output_sequence_length',
+      'input_sequence_length',
+      'request_dispatch_delay',
+      'request_scheduled_latency',
+    ]) {
       expect(applies(tag), tag).toBe(true);
     }
   });
   it('token-weighted, per-chunk and rate metrics do not, nor run-level values', () => {
-    for (const tag of ['inter_token_latency', 'time_per_output_token', 'inter_chunk_latency', 'output_token_throughput_per_user', 'e2e_output_token_throughput', 'prefill_throughput_per_user', 'request_throughput', 'output_token_throughput']) {
+    for (const tag of [
+      'inter_token_latency',
+      'time_per_output_token',
+      'inter_chunk_latency',
+      'output_token_throughput_per_user',
+      'e2e_output_token_throughput',
+      'prefill_throughput_per_user',
+      'request_throughput',
+      'output_token_throughput',
+    ]) {
       expect(applies(tag), tag).toBe(false);
     }
   });

@@ -33,7 +33,9 @@ describe('MetricHistogram scale', () => {
   it('keeps fractional rates within 0.1 % of exact nearest rank at the default 3 digits', () => {
     // Per-user throughputs from 0.001 to ~10^4 tok/s (lognormal, wide).
     const r = rng(11);
-    const values = Array.from({ length: 20_000 }, () => Math.exp(Math.log(50) + 2.5 * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())));
+    const values = Array.from({ length: 20_000 }, () =>
+      Math.exp(Math.log(50) + 2.5 * Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())),
+    );
     values.push(0.001);
     const h = new MetricHistogram('tokens/s/user');
     for (const v of values) h.add(v);
@@ -95,7 +97,11 @@ describe('MetricHistogram signed values', () => {
 });
 
 describe('MetricHistogram merge, export and checks', () => {
-  const gen = { ns: (r: () => number) => Math.round(1e6 + r() * 9e7), 'tokens/s': (r: () => number) => r() * 300 + 0.001, percent: (r: () => number) => r() * 200 - 100 };
+  const gen = {
+    ns: (r: () => number) => Math.round(1e6 + r() * 9e7),
+    'tokens/s': (r: () => number) => r() * 300 + 0.001,
+    percent: (r: () => number) => r() * 200 - 100,
+  };
   function filled(seed: number, n: number, unit: keyof typeof gen = 'ns'): { h: MetricHistogram; values: number[] } {
     const r = rng(seed);
     const values = Array.from({ length: n }, () => gen[unit](r));

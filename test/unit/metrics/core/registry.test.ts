@@ -40,9 +40,7 @@ describe('MetricRegistry validation', () => {
     expect(() => new MetricRegistry([rec('a'), run('total', ['a'])])).not.toThrow();
   });
   it('rejects a cycle, naming its members', () => {
-    expect(() => new MetricRegistry([rec('x'), rec('a', ['b']), rec('b', ['c']), rec('c', ['a'])])).toThrow(
-      /cycle among a, b, c/,
-    );
+    expect(() => new MetricRegistry([rec('x'), rec('a', ['b']), rec('b', ['c']), rec('c', ['a'])])).toThrow(/cycle among a, b, c/);
     expect(() => new MetricRegistry([rec('self', ['self'])])).toThrow(/cycle/);
   });
 });
@@ -156,9 +154,19 @@ describe('default catalogue', () => {
         'active_prefill_throughput_per_user',
         // Usage fields, discrepancy, OSL mismatch, spec decode, goodput, errors, network, HTTP trace.
         ...[
-          'prompt_tokens', 'completion_tokens', 'total_tokens', 'reasoning_tokens', 'prompt_cache_read_tokens',
-          'prompt_cache_write_tokens', 'prompt_cache_miss_tokens', 'prompt_audio_tokens', 'completion_audio_tokens',
-          'prompt_audio_seconds', 'tool_use_prompt_tokens', 'accepted_prediction_tokens', 'rejected_prediction_tokens',
+          'prompt_tokens',
+          'completion_tokens',
+          'total_tokens',
+          'reasoning_tokens',
+          'prompt_cache_read_tokens',
+          'prompt_cache_write_tokens',
+          'prompt_cache_miss_tokens',
+          'prompt_audio_tokens',
+          'completion_audio_tokens',
+          'prompt_audio_seconds',
+          'tool_use_prompt_tokens',
+          'accepted_prediction_tokens',
+          'rejected_prediction_tokens',
         ].flatMap((f) => [`usage_${f}`, `total_usage_${f}`]),
         'overall_usage_prompt_cache_read_pct',
         'usage_prompt_tokens_diff_pct',

@@ -1,6 +1,14 @@
 // The special functions behind the confidence intervals, against published table values.
 import { describe, expect, it } from 'vitest';
-import { binomialCdf, incompleteBeta, lnGamma, normalCdf, normalQuantile, studentTCdf, studentTQuantile } from '../../../../src/metrics/core/special.js';
+import {
+  binomialCdf,
+  incompleteBeta,
+  lnGamma,
+  normalCdf,
+  normalQuantile,
+  studentTCdf,
+  studentTQuantile,
+} from '../../../../src/metrics/core/special.js';
 
 describe('lnGamma', () => {
   it('matches factorials and Γ(1/2) = √π', () => {

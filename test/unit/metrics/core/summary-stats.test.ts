@@ -123,7 +123,8 @@ describe('in the summary and profile_export.json', () => {
   });
 
   it('another level moves the interval', () => {
-    const at = (confidence: number) => (findMetric(summarize(recs, { metricOptions: { confidence } }), 'request_latency') as DistributionResult).intervals!.mean!;
+    const at = (confidence: number) =>
+      (findMetric(summarize(recs, { metricOptions: { confidence } }), 'request_latency') as DistributionResult).intervals!.mean!;
     const [a, b] = [at(0.8), at(0.99)];
     expect(b[1] - b[0]).toBeGreaterThan(a[1] - a[0]);
   });

@@ -117,7 +117,9 @@ describe('Effective and Active metrics from processed records', () => {
     const m = findMetric(s, 'effective_latency');
     expect(m?.kind === 'distribution' && m.group).toBe('effective');
     expect(m?.kind === 'distribution' && m.stats.max).toBe(1000 * MS);
-    const order = defaultRegistry().declarationOrder().map((d) => d.tag);
+    const order = defaultRegistry()
+      .declarationOrder()
+      .map((d) => d.tag);
     expect(order.indexOf('effective_latency')).toBe(order.indexOf('request_latency') + 1);
   });
 
@@ -134,7 +136,12 @@ describe('Effective and Active metrics from processed records', () => {
     // The Active table has no min or std: no row fills them.
     const active = out.slice(pos[1], out.indexOf('LLM Metrics', pos[1]));
     const header = active.split('\n').find((l) => l.includes('Metric') && l.includes('avg'))!;
-    expect(header.split('│').map((x) => x.trim()).filter(Boolean)).toEqual(['Metric', 'avg', 'max', 'p99', 'p90', 'p50']);
+    expect(
+      header
+        .split('│')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ).toEqual(['Metric', 'avg', 'max', 'p99', 'p90', 'p50']);
   });
 
   it('JSON: {unit, avg, p50, p90, p95, p99, max} in display units', () => {

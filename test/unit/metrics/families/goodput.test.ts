@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../../../src/errors.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { summarize } from '../../../../src/metrics/compute.js';
-import { goodputTags, goodRequestPredicate, isGoodRequest, parseGoodputSpec, resolveSlos } from '../../../../src/metrics/families/goodput.js';
+import {
+  goodputTags,
+  goodRequestPredicate,
+  isGoodRequest,
+  parseGoodputSpec,
+  resolveSlos,
+} from '../../../../src/metrics/families/goodput.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { catalogueProcessed } from '../catalogue-fixtures.js';
 import { MS } from '../fixtures.js';
@@ -91,7 +97,7 @@ describe('isGoodRequest', () => {
     expect(isGoodRequest(catalogueProcessed(base), [])).toBe(false);
   });
 
-  it('goodRequestPredicate judges records with the config\'s SLOs', () => {
+  it("goodRequestPredicate judges records with the config's SLOs", () => {
     const good = goodRequestPredicate(parseGoodputSpec('time_to_first_token:60', reg), reg);
     expect(good(catalogueProcessed(base))).toBe(true);
     expect(good(catalogueProcessed({ ...base, tokens: [70, 80], end: 100 }))).toBe(false);

@@ -61,7 +61,8 @@ describe('scheduled latency and the parts of the dispatch delay', () => {
   });
   it('closed loop (no target): none of them has a value', () => {
     const m = base({ targeted_start_ns: null, predecessor_end_ns: start - ns(3) });
-    for (const tag of ['request_dispatch_delay', 'request_scheduled_latency', 'turn_predecessor_delay', 'turn_scheduling_delay']) expect(m.has(tag), tag).toBe(false);
+    for (const tag of ['request_dispatch_delay', 'request_scheduled_latency', 'turn_predecessor_delay', 'turn_scheduling_delay'])
+      expect(m.has(tag), tag).toBe(false);
   });
 });
 

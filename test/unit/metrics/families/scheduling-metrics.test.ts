@@ -8,7 +8,11 @@ import type { MetricRecord, ProcessedRecord, RecordError, RecordStatus } from '.
 
 const MS = 1_000_000n;
 
-function rec(startMs: number, targetMs: number | null, opts: { trace?: boolean; status?: RecordStatus; error?: RecordError | null } = {}): ProcessedRecord {
+function rec(
+  startMs: number,
+  targetMs: number | null,
+  opts: { trace?: boolean; status?: RecordStatus; error?: RecordError | null } = {},
+): ProcessedRecord {
   const status = opts.status ?? 'ok';
   const start_ns = 1_000_000n * MS + BigInt(Math.round(startMs * 1e6));
   const targeted = targetMs === null ? null : 1_000_000n * MS + BigInt(Math.round(targetMs * 1e6));
@@ -28,7 +32,15 @@ function rec(startMs: number, targetMs: number | null, opts: { trace?: boolean; 
   };
   return {
     raw: {
-      credit: { index: 0, phase: 'profiling', x_request_id: 'x', credit_issued_ns: start_ns, targeted_start_ns: targeted, turn: { prompt: 'p', isl: 1, max_tokens: 1 }, ...(opts.trace ? { trace_timestamp_ms: targetMs! } : {}) },
+      credit: {
+        index: 0,
+        phase: 'profiling',
+        x_request_id: 'x',
+        credit_issued_ns: start_ns,
+        targeted_start_ns: targeted,
+        turn: { prompt: 'p', isl: 1, max_tokens: 1 },
+        ...(opts.trace ? { trace_timestamp_ms: targetMs! } : {}),
+      },
       start_ns,
       end_ns: input.end_ns,
       http_status: 200,
@@ -97,7 +109,7 @@ describe('context overflow', () => {
   const err = (message: string): RecordError => ({ type: 'http_4xx', message, http_status: 400 });
 
   it.each([
-    "HTTP 400: {\"object\":\"error\",\"message\":\"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens\"}",
+    'HTTP 400: {"object":"error","message":"This model\'s maximum context length is 4096 tokens. However, you requested 5000 tokens"}',
     'HTTP 400: {"error":{"code":"context_length_exceeded","message":"..."}}',
     'HTTP 400: The prompt (total length 9000) is too long to fit into the model (context length 8192)',
     'HTTP 400: {"error":{"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}',
@@ -105,11 +117,17 @@ describe('context overflow', () => {
     'HTTP 400: prompt is too long: 210000 tokens > 200000 maximum',
   ])('recognises %s', (m) => expect(isContextOverflow(err(m))).toBe(true));
 
-  it.each(['HTTP 500: internal error', 'HTTP 429: rate limited', 'connect ECONNREFUSED'])('not %s', (m) => expect(isContextOverflow(err(m))).toBe(false));
+  it.each(['HTTP 500: internal error', 'HTTP 429: rate limited', 'connect ECONNREFUSED'])('not %s', (m) =>
+    expect(isContextOverflow(err(m))).toBe(false),
+  );
 
   it('counts overflowing errors; no value when nothing failed', () => {
     const overflow = err('HTTP 400: maximum context length is 10 tokens');
-    const s = summarize([rec(0, null), rec(1, null, { status: 'error', error: overflow }), rec(2, null, { status: 'error', error: err('HTTP 500: boom') })]);
+    const s = summarize([
+      rec(0, null),
+      rec(1, null, { status: 'error', error: overflow }),
+      rec(2, null, { status: 'error', error: err('HTTP 500: boom') }),
+    ]);
     expect(single(s, 'context_overflow_count')).toBe(1);
     expect(findMetric(summarize([rec(0, null)]), 'context_overflow_count')).toBeUndefined();
     expect(isContextOverflow({ type: 'cancelled', message: 'context length', http_status: null })).toBe(false);

@@ -63,7 +63,10 @@ describe('spec decode run metrics and the pooled histogram', () => {
 
   it('JSON has the full histogram; the console caps it at >=8 under the Spec Decode table', () => {
     const wide = { '0': 10, '3': 10, '8': 5, '12': 5 };
-    const j = buildProfileExport({ ...s, pooled_spec_decode_acceptance_histogram: wide }, { config: {}, run: { start_ns: null, end_ns: null, wall_anchor: null } });
+    const j = buildProfileExport(
+      { ...s, pooled_spec_decode_acceptance_histogram: wide },
+      { config: {}, run: { start_ns: null, end_ns: null, wall_anchor: null } },
+    );
     expect(j.pooled_spec_decode_acceptance_histogram).toEqual(wide);
     const line = formatAcceptanceHistogram(wide);
     expect(line).toContain('0: 33.3%');

@@ -39,12 +39,16 @@ describe('usage field record metrics', () => {
   });
 
   it('vendor-specific fields: Anthropic writes, DeepSeek misses, Gemini tool use, Mistral seconds (ns base, s display)', () => {
-    const anthropic = computeRecordMetrics(catalogueRecord({}, { usage: parseUsage({ input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 95 })! }));
+    const anthropic = computeRecordMetrics(
+      catalogueRecord({}, { usage: parseUsage({ input_tokens: 5, output_tokens: 7, cache_creation_input_tokens: 95 })! }),
+    );
     expect(anthropic.get('usage_prompt_cache_write_tokens')).toBe(95);
     expect(anthropic.get('usage_prompt_tokens')).toBe(100);
     const deepseek = computeRecordMetrics(catalogueRecord({}, { usage: parseUsage({ prompt_tokens: 10, prompt_cache_miss_tokens: 8 })! }));
     expect(deepseek.get('usage_prompt_cache_miss_tokens')).toBe(8);
-    const gemini = computeRecordMetrics(catalogueRecord({}, { usage: parseUsage({ usageMetadata: { promptTokenCount: 9, toolUsePromptTokenCount: 4 } })! }));
+    const gemini = computeRecordMetrics(
+      catalogueRecord({}, { usage: parseUsage({ usageMetadata: { promptTokenCount: 9, toolUsePromptTokenCount: 4 } })! }),
+    );
     expect(gemini.get('usage_tool_use_prompt_tokens')).toBe(4);
     const mistral = computeRecordMetrics(catalogueRecord({}, { usage: parseUsage({ prompt_audio_seconds: 12.5 })! }));
     expect(mistral.get('usage_prompt_audio_seconds')).toBe(12.5e9);
