@@ -151,7 +151,8 @@ export class HarnessMonitor {
   observe(raw: RawRecord): void {
     const c = raw.credit;
     this.dispatch.push(Number(raw.start_ns - c.credit_issued_ns) / 1e6);
-    this.events += raw.event_ns?.length ?? 0;
+    // With the native decode only undecided events come back as payloads; `decoded.events` counts them all.
+    this.events += raw.decoded ? raw.decoded.events : (raw.event_ns?.length ?? 0);
     if (c.targeted_start_ns !== null) this.lag.push(Number(raw.start_ns - c.targeted_start_ns) / 1e6);
   }
 

@@ -61,6 +61,10 @@ describe('native and undici transports on the same mock (TTFT 40 ms, ITL 8 ms)',
       expect(json.harness.dispatch_delay_ms.count).toBe(40);
       expect(json.harness.cpu.share_of_one_core).toBeGreaterThan(0);
     }
+    // The engine's read report counts every SSE event, those decoded natively included (24 tokens each, and more).
+    const reads = runs.native.json.harness.reads;
+    expect(reads.events).toBeGreaterThanOrEqual(40 * 24);
+    expect(reads.reads_per_event).toBeGreaterThan(0);
   });
 
   it('agree on TTFT, ITL and OSL within the stated tolerance', () => {
