@@ -201,10 +201,14 @@ export const mockCommand: CommandModule<object, MockArgs> = {
         `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
           `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
       );
+    // The fast mock serves from native threads, which do not keep the event loop alive: without
+    // this timer the process would exit as soon as it printed that it was listening.
+    const keepAlive = setInterval(() => {}, 1 << 30);
     const reason = await new Promise<string>((resolve) => {
       const on = (why: string) => {
         process.off('SIGTERM', on);
         process.off('SIGINT', on);
+        clearInterval(keepAlive);
         resolve(why);
       };
       process.on('SIGTERM', on);

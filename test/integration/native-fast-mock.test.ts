@@ -1,10 +1,12 @@
 // `servebench mock --fast`: the mock's serving loop in the native addon. Same API shapes and exact
 // output lengths as the TS mock, send stamps per event (--stamp-events), ITL timing, several
 // workers on one port, flags it does not support refused, and a profile run against it.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens, getJson, postJson, postSse, spawnMock, streamedContent, type SpawnedMock } from '../helpers/mock.js';
 import { readJson, runCli, tmpDir } from '../helpers/cli.js';
+import { SERVEBENCH_BIN as BIN } from '../../src/mock/spawn.js';
 
 const chat = (max: number, extra: Record<string, unknown> = {}) => ({
   model: 'mock-model',
@@ -90,6 +92,31 @@ describe('mock --fast with --itl-ms', () => {
 });
 
 describe('mock --fast: flags it does not support, and a profile run against it', () => {
+  it('keeps serving when started as a user would (no stdin tie) until SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, 'mock', '--fast', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`mock exited (${code}) before listening`)));
+      });
+      // It used to exit right after the listening line: nothing kept the event loop alive.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(child.exitCode).toBeNull();
+      const r = await fetch(`${url}/health`);
+      expect(r.status).toBe(200);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    expect(child.exitCode).toBe(0);
+  });
+
   it('refuses faults and thread flags without --fast, with one line and exit 2', async () => {
     for (const [args, re] of [
       [['--fast', '--fail-every', '2'], /--fail-every is not supported with --fast/],
