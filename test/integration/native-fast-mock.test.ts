@@ -110,9 +110,11 @@ describe('mock --fast: flags it does not support, and a profile run against it',
       const r = await fetch(`${url}/health`);
       expect(r.status).toBe(200);
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
     expect(child.exitCode).toBe(0);
   });
