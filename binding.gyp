@@ -24,7 +24,7 @@
         "native/engine_req.cc",
         "native/engine_sched.cc",
         "native/engine_binding.cc",
-        "native/engine_batch.cc",
+        "native/engine_batch_binding.cc",
         "native/mockserver.cc",
         "native/mockserver_format.cc",
         "native/mockserver_binding.cc",

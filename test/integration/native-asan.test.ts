@@ -27,7 +27,7 @@ const SOURCES = [
   'engine_conn.cc',
   'engine_req.cc',
   'engine_sched.cc',
-  'engine_batch.cc',
+  'engine_batch_binding.cc',
   'engine_binding.cc',
   'mockserver.cc',
   'mockserver_format.cc',
