@@ -5,6 +5,7 @@
       "sources": [
         "native/addon.cc",
         "native/errors.cc",
+        "native/js_values.cc",
         "native/sse.cc",
         "native/sse_binding.cc",
         "native/json_scan.cc",

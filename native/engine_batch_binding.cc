@@ -1,6 +1,7 @@
 // Finished engine records → the JS batch: typed-array columns plus one string per SSE event.
 #include "engine_batch.h"
 
+#include "js_values.h"
 #include "sse_decode.h"
 
 #include <cstring>
@@ -8,27 +9,6 @@
 namespace servebench {
 
 namespace {
-
-bool IsAscii(const char* p, size_t n) {
-  uint64_t acc = 0;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    acc |= w;
-  }
-  for (; n > 0; ++p, --n) acc |= static_cast<unsigned char>(*p);
-  return (acc & 0x8080808080808080ULL) == 0;
-}
-
-// ASCII (most JSON) goes in as Latin-1, skipping V8's UTF-8 decoder; anything
-// else is decoded as UTF-8 with U+FFFD for invalid bytes, as Buffer#toString does.
-napi_value MakeString(napi_env env, const char* p, size_t n) {
-  napi_value out;
-  napi_status st =
-      IsAscii(p, n) ? napi_create_string_latin1(env, p, n, &out) : napi_create_string_utf8(env, p, n, &out);
-  NAPI_THROW_IF_FAILED(env, st, nullptr);
-  return out;
-}
 
 // Builds a JS array through Array.of / push (V8's fast argument path), which
 // costs far less per element than napi_set_element.
@@ -107,17 +87,18 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
     uint32_t type_from = 0;
     for (size_t k = 0; k < r.event_ns.size(); ++k, ++e) {
       event_ns[e] = r.event_ns[k];
-      data.push_back(MakeString(env, r.event_data.data() + from, r.event_end[k] - from));
+      data.push_back(MakeJsString(env, std::string_view(r.event_data.data() + from, r.event_end[k] - from)));
       from = r.event_end[k];
       if (any_type) {
         const uint32_t type_to = r.type_end[k];
         types.push_back(type_to == type_from ? empty
-                                             : MakeString(env, r.event_types.data() + type_from, type_to - type_from));
+                                             : MakeJsString(env, std::string_view(r.event_types.data() + type_from,
+                                                                                  type_to - type_from)));
         type_from = type_to;
       }
     }
     if (any_decoded) decoded[i] = r.decoding ? static_cast<napi_value>(DecodedToJs(env, r.decoded)) : null_value;
-    bodies[i] = r.has_body ? MakeString(env, r.body.data(), r.body.size()) : null_value;
+    bodies[i] = r.has_body ? MakeJsString(env, std::string_view(r.body.data(), r.body.size())) : null_value;
     if (r.error == EngineError::kNone) {
       errors[i] = null_value;
     } else {

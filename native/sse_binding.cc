@@ -5,24 +5,12 @@
 #include <vector>
 
 #include "errors.h"
+#include "js_values.h"
 #include "sse.h"
 
 namespace servebench {
 
 namespace {
-
-bool IsAscii(std::string_view s) {
-  const char* p = s.data();
-  size_t n = s.size();
-  uint64_t acc = 0;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    acc |= w;
-  }
-  for (; n > 0; ++p, --n) acc |= static_cast<unsigned char>(*p);
-  return (acc & 0x8080808080808080ULL) == 0;
-}
 
 // Builds a JS array from many values. Setting elements one by one through
 // napi_set_element costs more than creating the strings; passing them as the
@@ -68,16 +56,7 @@ class JsCollector final : public SseSink {
     }
   }
 
-  // Most payloads are ASCII JSON: those are copied as Latin-1, which skips
-  // V8's UTF-8 decoder. Anything else goes through it, and V8 replaces
-  // invalid sequences with U+FFFD.
-  napi_value MakeString(std::string_view s) const {
-    napi_value out;
-    napi_status st = IsAscii(s) ? napi_create_string_latin1(env_, s.data(), s.size(), &out)
-                                : napi_create_string_utf8(env_, s.data(), s.size(), &out);
-    NAPI_THROW_IF_FAILED(env_, st, nullptr);
-    return out;
-  }
+  napi_value MakeString(std::string_view s) const { return MakeJsString(env_, s); }
 
   Napi::Object Result(uint64_t trailing_bytes) const {
     const size_t n = data_.size();
@@ -132,25 +111,9 @@ Napi::Value FrameSse(const Napi::CallbackInfo& info) {
     ThrowBadArg(env, "frameSse: stamps.length must equal chunks.length");
   }
 
-  // Validate every chunk before doing any work. Pointers are taken in a
-  // second pass: an element getter (JS) could detach an earlier chunk.
-  std::vector<napi_value> values(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    napi_value v = arr.Get(i);
-    bool is_ta = false;
-    napi_typedarray_type type = napi_int8_array;
-    NAPI_THROW_IF_FAILED(env, napi_is_typedarray(env, v, &is_ta), Napi::Value());
-    if (is_ta) {
-      NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, v, &type, nullptr, nullptr, nullptr, nullptr),
-                           Napi::Value());
-    }
-    // Buffer is a Uint8Array; other views (DataView, Float64Array...) are
-    // refused rather than read as bytes.
-    if (!is_ta || type != napi_uint8_array) {
-      ThrowBadArg(env, "frameSse: every chunk must be a Buffer (Uint8Array)");
-    }
-    values[i] = v;
-  }
+  // Validate every chunk before doing any work.
+  const std::vector<napi_value> values =
+      CheckedBuffers(env, arr, "frameSse: every chunk must be a Buffer (Uint8Array)");
   std::vector<Chunk> chunks(count);
   size_t total = 0;
   for (uint32_t i = 0; i < count; ++i) {

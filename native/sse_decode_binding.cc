@@ -10,31 +10,13 @@
 #include <cstring>
 
 #include "errors.h"
+#include "js_values.h"
 #include "sse.h"
 #include "sse_decode.h"
 
 namespace servebench {
 
 namespace {
-
-bool IsAscii(const char* p, size_t n) {
-  uint64_t acc = 0;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    acc |= w;
-  }
-  for (; n > 0; ++p, --n) acc |= static_cast<unsigned char>(*p);
-  return (acc & 0x8080808080808080ULL) == 0;
-}
-
-napi_value MakeString(napi_env env, std::string_view s) {
-  napi_value out;
-  napi_status st = IsAscii(s.data(), s.size()) ? napi_create_string_latin1(env, s.data(), s.size(), &out)
-                                               : napi_create_string_utf8(env, s.data(), s.size(), &out);
-  NAPI_THROW_IF_FAILED(env, st, nullptr);
-  return out;
-}
 
 // One-byte strings (most text) go in as Latin-1, V8's compact form.
 napi_value MakeString16(napi_env env, const std::u16string& s) {
@@ -106,8 +88,8 @@ struct DecodingSink : SseSink {
   void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override {
     decoder.Event(*spec, data, stamp, &decoded);
     if (decoded.tail == 0 && !keep) return;
-    data_.push_back(MakeString(env, data));
-    types_.push_back(type.empty() ? MakeString(env, "") : MakeString(env, type));
+    data_.push_back(MakeJsString(env, data));
+    types_.push_back(type.empty() ? MakeJsString(env, "") : MakeJsString(env, type));
     stamps_.push_back(stamp);
   }
   napi_env env;
@@ -152,20 +134,8 @@ class SseDecoderWrap : public Napi::ObjectWrap<SseDecoderWrap> {
       ThrowBadArg(env, "sseDecoder.decode(chunks, stamps, keepPayloads): bad arguments");
     }
     Napi::Array arr = info[0].As<Napi::Array>();
-    const uint32_t count = arr.Length();
-    std::vector<napi_value> values(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      napi_value v = arr.Get(i);
-      bool is_ta = false;
-      napi_typedarray_type type = napi_int8_array;
-      NAPI_THROW_IF_FAILED(env, napi_is_typedarray(env, v, &is_ta), Napi::Value());
-      if (is_ta) {
-        NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, v, &type, nullptr, nullptr, nullptr, nullptr),
-                             Napi::Value());
-      }
-      if (!is_ta || type != napi_uint8_array) ThrowBadArg(env, "sseDecoder.decode: every chunk must be a Buffer");
-      values[i] = v;
-    }
+    const std::vector<napi_value> values = CheckedBuffers(env, arr, "sseDecoder.decode: every chunk must be a Buffer");
+    const uint32_t count = static_cast<uint32_t>(values.size());
     // Pointers are taken after every element was read (a getter could detach an earlier chunk).
     std::vector<std::pair<const char*, size_t>> chunks(count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -204,7 +174,7 @@ Napi::Value SliceArray(Napi::Env env, const std::vector<DecodeSlice>& slices) {
     o.Set("source", static_cast<double>(s.source));
     o.Set("last", (s.flags & kSliceLast) != 0);
     o.Set("first_token", (s.flags & kSliceFirstToken) != 0);
-    o.Set("text", Napi::Value(env, MakeString(env, s.text)));
+    o.Set("text", Napi::Value(env, MakeJsString(env, s.text)));
     a.Set(static_cast<uint32_t>(i), o);
   }
   return a;

@@ -18,6 +18,7 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
   'errors.cc',
+  'js_values.cc',
   'sse.cc',
   'sse_binding.cc',
   'http1.cc',
