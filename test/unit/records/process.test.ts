@@ -4,38 +4,20 @@ import { RecordProcessor } from '../../../src/records/process.js';
 import type { RawRecord } from '../../../src/records/types.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
+import { baseRecord, MS } from './decode-equivalence.js';
 
 let tk: TextTokenizer;
 beforeAll(async () => {
   tk = await loadTokenizer();
 });
 
-const MS = 1_000_000n;
-
 function raw(events: [number, string][], over: Partial<RawRecord> = {}): RawRecord {
-  return {
-    credit: {
-      index: 0,
-      phase: 'profiling',
-      x_request_id: 'r',
-      credit_issued_ns: 900n * MS,
-      targeted_start_ns: null,
-      turn: { prompt: 'hello world', isl: 2, max_tokens: 3 },
-    },
-    start_ns: 1000n * MS,
-    end_ns: 1100n * MS,
-    http_status: 200,
-    status: 'ok',
-    error: null,
-    streaming: true,
+  return baseRecord({
     event_data: events.map((e) => e[1]),
     event_ns: events.map((e) => 1000n * MS + BigInt(e[0]) * MS),
     event_type: events.map(() => ''),
-    body: null,
-    bytes_sent: 10,
-    bytes_received: 100,
     ...over,
-  };
+  });
 }
 
 const delta = (d: Record<string, string>) => JSON.stringify({ choices: [{ delta: d }] });
