@@ -73,7 +73,7 @@ export default defineConfig(
   },
   {
     // Not in tsconfig.json's program (plain JS, and the root config files).
-    files: ['**/*.js', '**/*.cjs', '*.config.ts'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs', '*.config.ts'],
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
