@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests that assert wall-clock timing (send offsets, cancellation delays, timer lateness) run in a
-// second group, one file at a time, after the parallel group has finished: on a 2-core CI host a
-// CPU-heavy neighbour (the bench tests, the ASan build) otherwise delays their timers by tens of ms.
+// second group, one file at a time, after the parallel group: on a host with more cores the parallel
+// group runs several files at once, and a CPU-heavy neighbour (the bench tests, the ASan build) would
+// delay their timers by tens of ms. (On a 2-core CI host vitest runs one file at a time anyway.)
 const timing = [
   'test/integration/replay.test.ts',
   'test/integration/load.test.ts',
