@@ -1,17 +1,19 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
 import yargs from 'yargs';
 import { ServebenchError } from '../errors.js';
+import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
+  // Scrubbed: a message may quote a server's answer, and a server may echo the key (src/secrets.ts).
   if (err instanceof ServebenchError) {
-    process.stderr.write(`servebench: ${err.message}\n`);
+    process.stderr.write(scrub(`servebench: ${err.message}\n`));
     return err.exitCode;
   }
   const msg = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`servebench: internal error: ${msg}\n`);
-  if (process.env.SERVEBENCH_DEBUG && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+  process.stderr.write(scrub(`servebench: internal error: ${msg}\n`));
+  if (process.env.SERVEBENCH_DEBUG && err instanceof Error && err.stack) process.stderr.write(scrub(err.stack + '\n'));
   return 1;
 }
 

@@ -7,6 +7,7 @@ import { InvalidArgumentError, InvalidFileError } from '../errors.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { warn as projectWarn } from '../warnings.js';
+import { scrub } from '../secrets.js';
 import type { CustomDatasetType } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
@@ -56,7 +57,7 @@ export async function createConversationSource(
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;
-  const log = options.log ?? ((m: string) => process.stderr.write(`servebench: ${m}\n`));
+  const log = options.log ?? ((m: string) => process.stderr.write(scrub(`servebench: ${m}\n`)));
   const systemPrompt =
     d.shared_system_prompt_length > 0
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)

@@ -4,7 +4,10 @@
 // the exports are written either way.
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
+import { authHeaders, authWarnings } from '../config/auth.js';
+import { secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
+import { addSecrets, scrub } from '../secrets.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
@@ -19,8 +22,13 @@ import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
+// Every line this command prints goes through the scrubber (src/secrets.ts).
 function log(msg: string): void {
-  process.stderr.write(`servebench: ${msg}\n`);
+  process.stderr.write(scrub(`servebench: ${msg}\n`));
+}
+
+function print(text: string): void {
+  process.stdout.write(scrub(text));
 }
 
 function mockArgs(cfg: RunConfig): string[] {
@@ -62,6 +70,9 @@ function onInterrupt(control: RunControl, graceS: number | null): () => void {
 
 export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
+  // Before anything is printed or written: every string out of this process is scrubbed of these.
+  addSecrets(secretsOf(cfg));
+  for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onInterrupt(control, cfg.load.grace_period_s);
@@ -78,9 +89,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      const auth: Record<string, string> = { ...cfg.headers };
-      if (cfg.api_key) auth.authorization = `Bearer ${cfg.api_key}`;
-      const pre = await preflight(baseUrl, auth);
+      const pre = await preflight(baseUrl, authHeaders(cfg));
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
 
@@ -91,7 +100,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
 
     if (cfg.load.sweep !== null) {
       const sweep = await runSweep(cfg, env);
-      process.stdout.write('\n' + renderSweepTable(sweep.rows, { color: process.stdout.isTTY === true }) + '\n');
+      print('\n' + renderSweepTable(sweep.rows, { color: process.stdout.isTTY === true }) + '\n');
       log(`sweep: ${sweep.rows.length} points written to ${dir} (summary: ${path.join(dir, SWEEP_CSV)})`);
       if (sweep.rows.length > 0 && sweep.rows.every((r) => r.issued > 0 && r.succeeded === 0)) {
         throw new AllRequestsFailedError(`every request of every sweep point failed; see ${dir}`);
@@ -103,7 +112,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     if (cfg.statistics.num_profile_runs > 1) {
       const multi = await runRepeated(cfg, env, prepared!);
       const table = renderAggregateTable(multi.runs, cfg.statistics.confidence, { color: process.stdout.isTTY === true });
-      if (table) process.stdout.write('\n' + table + '\n');
+      if (table) print('\n' + table + '\n');
       log(
         `${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`,
       );
@@ -113,7 +122,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
 
     const run = await runOnce(cfg, { ...env, prepared: prepared! });
     const { summary } = run;
-    process.stdout.write(
+    print(
       '\n' +
         renderConsole(summary, {
           color: process.stdout.isTTY === true,
