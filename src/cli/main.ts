@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { ServebenchError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
+import { flagMessage } from './flags.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
@@ -28,9 +29,11 @@ export async function main(argv: string[]): Promise<void> {
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
-      if (err) throw err;
+      // yargs' own validation errors (YError) are bad input like the rest; anything else is ours.
+      if (err && err.name !== 'YError') throw err;
+      msg = msg ?? err?.message ?? '';
       // Bad flag or value: one line naming it, exit code 2.
-      process.stderr.write(`servebench: ${msg.split('\n')[0]}\n`);
+      process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
   parser = addCommands(parser);

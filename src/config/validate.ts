@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS, MAX_READ_COALESCE_US } from './defaults.js';
+import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
@@ -219,6 +219,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const timeout = numAtLeast('request-timeout-seconds', f['request-timeout-seconds'], 0, true) ?? DEFAULTS.request_timeout_s;
 
   const isl_mean = intAtLeast('isl', f.isl, 1, DEFAULTS.isl_mean);
+  if (isl_mean > MAX_PROMPT_TOKENS) bad('isl', `must be at most ${MAX_PROMPT_TOKENS} tokens, got ${isl_mean}`);
   const isl_stddev = numAtLeast('isl-stddev', f['isl-stddev'], 0, false) ?? DEFAULTS.isl_stddev;
   const osl_mean = intAtLeast('osl', f.osl, 1, DEFAULTS.osl_mean);
   const osl_stddev = numAtLeast('osl-stddev', f['osl-stddev'], 0, false) ?? DEFAULTS.osl_stddev;

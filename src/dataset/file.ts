@@ -152,12 +152,14 @@ export class Fields {
     return v;
   }
 
-  positiveInt(name: string): number | null {
+  /** A positive integer, at most `max` (`unit` words that error: "tokens"). */
+  positiveInt(name: string, max = Number.MAX_SAFE_INTEGER, unit = ''): number | null {
     if (!this.has(name)) return null;
     const v = this.obj[name];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
       this.fail(`field "${name}" must be a positive integer, got ${kindOf(v)}`);
     }
+    if (v > max) this.fail(`field "${name}" must be at most ${max}${unit ? ` ${unit}` : ''}, got ${v}`);
     return v;
   }
 
