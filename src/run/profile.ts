@@ -20,6 +20,7 @@ import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
+import { clearPreviousRun } from './artifact-dir.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
 // Every line this command prints goes through the scrubber (src/secrets.ts).
@@ -94,6 +95,12 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
 
     const dir = resolveArtifactDir(cfg, new Date());
+    // A reused dir: the previous run's exports go, so none is mistaken for this run's (artifact-dir.ts).
+    const removed = await clearPreviousRun(dir);
+    if (removed.length > 0) {
+      const shown = removed.slice(0, 4).join(', ') + (removed.length > 4 ? `, and ${removed.length - 4} more` : '');
+      log(`${dir} holds a previous run's exports: removed ${shown} (other files are kept)`);
+    }
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);
     const env = { baseUrl, tokenizer, control, dir, log, progress };
     log(`profiling ${baseUrl}${cfg.endpoint} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
