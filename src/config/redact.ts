@@ -70,3 +70,34 @@ export function secretsOf(cfg: RunConfig): string[] {
   }
   return out;
 }
+
+/** The proxy variables a transport may read: their credentials are secrets too (never printed). */
+const PROXY_VARS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'];
+
+/** The credentials of proxy URLs in the environment, in the forms secretsOf gives URL credentials. */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const name of PROXY_VARS) {
+    const raw = env[name];
+    if (!raw) continue;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (u.username === '' && u.password === '') continue;
+    const c = { username: safeDecode(u.username), password: safeDecode(u.password) };
+    out.push(`${c.username}:${c.password}`, basicToken(c));
+    if (c.password !== '') out.push(c.password);
+  }
+  return out;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

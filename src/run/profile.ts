@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
 import { authHeaders, authWarnings } from '../config/auth.js';
-import { secretsOf } from '../config/redact.js';
+import { environmentSecrets, secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { addSecrets, scrub } from '../secrets.js';
 import { AllRequestsFailedError } from '../errors.js';
@@ -72,7 +72,7 @@ function onInterrupt(control: RunControl, graceS: number | null): () => void {
 export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   // Before anything is printed or written: every string out of this process is scrubbed of these.
-  addSecrets(secretsOf(cfg));
+  addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();

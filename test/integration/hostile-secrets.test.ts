@@ -96,6 +96,23 @@ describe.each(['native', 'undici'])('secrets on %s', (transport) => {
   });
 });
 
+it('records a record worker lost (rebuilt on the main thread) are scrubbed too', async () => {
+  const h = await spawnHostile('echo-auth-sse');
+  try {
+    const dir = tmpDir();
+    const r = await runCli(
+      ['profile', '--url', h.url, '--request-count', '4', '--concurrency', '2', '--artifact-dir', dir, '--ui', 'none', '--api-key', KEY],
+      { env: { OPENAI_API_KEY: '', SERVEBENCH_RECORD_WORKER_CRASH: '1' } },
+    );
+    // Whether a later batch reaches a fresh worker depends on timing: 0 (some succeeded) or 1 (none).
+    expect([0, 1]).toContain(r.code);
+    const { recs } = expectRunInvariants(r, dir, { code: r.code ?? -1, secrets: [KEY] });
+    expect(recs.some((x) => /record worker died/.test(x.error?.message ?? ''))).toBe(true);
+  } finally {
+    await h.stop();
+  }
+});
+
 it('a model name echoing the key (GET /v1/models) is scrubbed from the config, the logs and the default artifact dir name', async () => {
   const h = await spawnHostile('echo-headers-everywhere');
   const cwd = tmpDir();

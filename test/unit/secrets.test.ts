@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { authHeaders, authWarnings } from '../../src/config/auth.js';
-import { redactConfig, secretsOf } from '../../src/config/redact.js';
+import { environmentSecrets, redactConfig, secretsOf } from '../../src/config/redact.js';
 import { buildRunConfig, parseUrl } from '../../src/config/validate.js';
 import { recordLine } from '../../src/export/records.js';
 import { stringifyWithBigInt } from '../../src/export/format.js';
@@ -130,4 +130,11 @@ describe('Authorization: precedence and warnings', () => {
     expect(secretsOf(cfg)).toEqual(expect.arrayContaining([`Basic ${token}`, token, 'bob:header-pass', 'header-pass', 'x-auth-secret']));
     expect(secretsOf(cfg)).not.toContain('text/plain');
   });
+});
+
+it("a proxy URL's credentials in the environment are secrets too", () => {
+  const basic = Buffer.from('proxy-user:proxy-pass-9').toString('base64');
+  expect(
+    environmentSecrets({ HTTPS_PROXY: 'http://proxy-user:proxy-pass-9@proxy:3128', HTTP_PROXY: 'http://proxy:3128', NO_PROXY: 'x' }),
+  ).toEqual(['proxy-user:proxy-pass-9', basic, 'proxy-pass-9']);
 });
