@@ -101,7 +101,23 @@ it('records a record worker lost (rebuilt on the main thread) are scrubbed too',
   try {
     const dir = tmpDir();
     const r = await runCli(
-      ['profile', '--url', h.url, '--request-count', '4', '--concurrency', '2', '--artifact-dir', dir, '--ui', 'none', '--api-key', KEY],
+      [
+        'profile',
+        '--url',
+        h.url,
+        '--request-count',
+        '4',
+        '--concurrency',
+        '2',
+        '--artifact-dir',
+        dir,
+        '--ui',
+        'none',
+        '--api-key',
+        KEY,
+        '--export-level',
+        'raw',
+      ],
       { env: { OPENAI_API_KEY: '', SERVEBENCH_RECORD_WORKER_CRASH: '1' } },
     );
     // Whether a later batch reaches a fresh worker depends on timing: 0 (some succeeded) or 1 (none).
