@@ -1,10 +1,12 @@
 // One-time warnings: a condition that can repeat on every response (a usage field of the wrong type,
 // an inconsistent per-chunk count) is reported once per run, not once per record, and the run goes on.
 
+import { scrub } from './secrets.js';
+
 type Sink = (line: string) => void;
 
 const defaultSink: Sink = (line) => {
-  process.stderr.write(`servebench: warning: ${line}\n`);
+  process.stderr.write(scrub(`servebench: warning: ${line}\n`));
 };
 
 let sink: Sink = defaultSink;

@@ -1,17 +1,20 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
 import yargs from 'yargs';
 import { ServebenchError } from '../errors.js';
+import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
+import { flagMessage } from './flags.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
+  // Scrubbed: a message may quote a server's answer, and a server may echo the key (src/secrets.ts).
   if (err instanceof ServebenchError) {
-    process.stderr.write(`servebench: ${err.message}\n`);
+    process.stderr.write(scrub(`servebench: ${err.message}\n`));
     return err.exitCode;
   }
   const msg = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`servebench: internal error: ${msg}\n`);
-  if (process.env.SERVEBENCH_DEBUG && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+  process.stderr.write(scrub(`servebench: internal error: ${msg}\n`));
+  if (process.env.SERVEBENCH_DEBUG && err instanceof Error && err.stack) process.stderr.write(scrub(err.stack + '\n'));
   return 1;
 }
 
@@ -26,9 +29,11 @@ export async function main(argv: string[]): Promise<void> {
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
-      if (err) throw err;
+      // yargs' own validation errors (YError) are bad input like the rest; anything else is ours.
+      if (err && err.name !== 'YError') throw err;
+      msg = msg ?? err?.message ?? '';
       // Bad flag or value: one line naming it, exit code 2.
-      process.stderr.write(`servebench: ${msg.split('\n')[0]}\n`);
+      process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
   parser = addCommands(parser);

@@ -8,6 +8,13 @@
 export const DEFAULT_READ_COALESCE_US = 0;
 export const MAX_READ_COALESCE_US = 10_000;
 
+/**
+ * The longest prompt, in tokens, servebench synthesizes (--isl, a trace's input_length, prefixes):
+ * the longest context window any model offers (10M tokens). Past it the prompt text would near
+ * V8's string limit and no server could take it; a larger value is bad input.
+ */
+export const MAX_PROMPT_TOKENS = 10_000_000;
+
 export const DEFAULTS = {
   model: 'mock-model',
   endpoint_type: 'chat',

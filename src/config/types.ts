@@ -8,6 +8,12 @@ export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
+/** Credentials in --url (http://user:pass@host), percent-decoded. */
+export interface UrlCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
 export interface MockSettings {
   ttft_ms: number | null;
   itl_ms: number | null;
@@ -48,6 +54,8 @@ export interface RunConfig {
   readonly endpoint: string;
   readonly streaming: boolean;
   readonly api_key: string | null;
+  /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (config/auth.ts). */
+  readonly url_credentials: UrlCredentials | null;
   /** Extra request headers (lower-cased names). */
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */

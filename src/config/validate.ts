@@ -2,12 +2,13 @@
 import path from 'node:path';
 import os from 'node:os';
 import { InvalidArgumentError } from '../errors.js';
+import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS, MAX_READ_COALESCE_US } from './defaults.js';
+import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
-import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
+import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
@@ -83,16 +84,32 @@ function oneOf<T extends string>(flag: string, v: string | undefined, allowed: r
   return v as T;
 }
 
-export function parseUrl(raw: string): string {
+/** Strips user:pass@ from a URL-like text, so that no message echoes it. */
+function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
+}
+
+/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, config/auth.ts). */
+export function parseUrl(raw: string): { url: string; credentials: UrlCredentials | null } {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    bad('url', `not a URL: ${JSON.stringify(raw)}`);
+    bad('url', `not a URL: ${JSON.stringify(withoutUserinfo(raw))}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') bad('url', `only http:// and https:// are supported, got ${u.protocol}`);
-  // Keep origin + base path; endpoint paths are appended to it.
-  return u.toString().replace(/\/+$/, '');
+  let credentials: UrlCredentials | null = null;
+  if (u.username !== '' || u.password !== '') {
+    try {
+      credentials = { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+    } catch {
+      bad('url', 'the credentials in the URL are not valid percent-encoding');
+    }
+    if (/[\r\n]/.test(credentials.username + credentials.password)) bad('url', 'the credentials in the URL must not contain line breaks');
+    u.username = '';
+    u.password = '';
+  }
+  return { url: u.toString().replace(/\/+$/, ''), credentials };
 }
 
 export function parseHeaders(list: readonly string[] | undefined): Record<string, string> {
@@ -137,7 +154,8 @@ function timestamp(d: Date): string {
 /** artifacts/<model>-<endpoint>-<mode>-<timestamp>, unless --artifact-dir was given. */
 export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   if (cfg.artifact_dir !== null) return cfg.artifact_dir;
-  const safeModel = (cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
+  // The model may come from the server (GET /v1/models), which may echo a secret.
+  const safeModel = scrub(cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
   const l = cfg.load;
   const mode =
     l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
@@ -181,7 +199,8 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 }
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
-  const url = f.url === undefined ? null : parseUrl(f.url);
+  const parsedUrl = f.url === undefined ? null : parseUrl(f.url);
+  const url = parsedUrl?.url ?? null;
   const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
   let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
@@ -200,6 +219,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const timeout = numAtLeast('request-timeout-seconds', f['request-timeout-seconds'], 0, true) ?? DEFAULTS.request_timeout_s;
 
   const isl_mean = intAtLeast('isl', f.isl, 1, DEFAULTS.isl_mean);
+  if (isl_mean > MAX_PROMPT_TOKENS) bad('isl', `must be at most ${MAX_PROMPT_TOKENS} tokens, got ${isl_mean}`);
   const isl_stddev = numAtLeast('isl-stddev', f['isl-stddev'], 0, false) ?? DEFAULTS.isl_stddev;
   const osl_mean = intAtLeast('osl', f.osl, 1, DEFAULTS.osl_mean);
   const osl_stddev = numAtLeast('osl-stddev', f['osl-stddev'], 0, false) ?? DEFAULTS.osl_stddev;
@@ -228,6 +248,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     streaming,
     api_key: apiKey === '' ? null : apiKey,
     headers,
+    url_credentials: parsedUrl?.credentials ?? null,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
     concurrency,
     load,

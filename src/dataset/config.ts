@@ -2,7 +2,7 @@
 // length mixtures. Parsed from the `profile` flags here, so the rules (and the conflicts
 // between flags) live in one place; config/validate.ts calls parseDatasetFlags.
 
-import { DEFAULTS } from '../config/defaults.js';
+import { DEFAULTS, MAX_PROMPT_TOKENS } from '../config/defaults.js';
 import { InvalidArgumentError } from '../errors.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
@@ -67,6 +67,13 @@ function num(flag: string, v: unknown, min: number, integer: boolean): number {
   return v;
 }
 
+/** A prompt length in tokens (prefixes, the shared system prompt): at most MAX_PROMPT_TOKENS. */
+function tokens(flag: string, v: unknown): number {
+  const n = num(flag, v, 0, true);
+  if (n > MAX_PROMPT_TOKENS) bad(flag, `must be at most ${MAX_PROMPT_TOKENS} tokens, got ${n}`);
+  return n;
+}
+
 const opt = <T>(v: T | undefined, parse: (v: T) => number): number | null => (v === undefined ? null : parse(v));
 
 /** Flags that describe synthetic prompts, so a dataset file makes them meaningless. */
@@ -129,7 +136,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
   }
 
   const numPrefix = opt(f['num-prefix-prompts'], (v) => num('num-prefix-prompts', v, 0, true)) ?? 0;
-  const prefixLen = opt(f['prefix-prompt-length'], (v) => num('prefix-prompt-length', v, 0, true)) ?? 0;
+  const prefixLen = opt(f['prefix-prompt-length'], (v) => tokens('prefix-prompt-length', v)) ?? 0;
   if (numPrefix > 0 && prefixLen === 0) conflict('num-prefix-prompts', 'prefix-prompt-length', 'needs');
   if (prefixLen > 0 && numPrefix === 0) conflict('prefix-prompt-length', 'num-prefix-prompts', 'needs');
   if (prefixLen > 0) {
@@ -156,7 +163,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
       opt(f['conversation-turn-delay-stddev'], (v) => num('conversation-turn-delay-stddev', v, 0, false)) ?? 0,
     num_prefix_prompts: numPrefix,
     prefix_prompt_length: prefixLen,
-    shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => num('shared-system-prompt-length', v, 0, true)) ?? 0,
+    shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => tokens('shared-system-prompt-length', v)) ?? 0,
     seq_dist: seqDist,
   });
 }

@@ -2,7 +2,9 @@
 // line naming the file, the line and the problem ("traces.jsonl:12: missing required field
 // \"input_length\""), raised while loading, before any request is sent.
 
-import { readFile } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { InvalidFileError } from '../errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -23,14 +25,89 @@ function shortJsonError(err: unknown): string {
   return msg.length > 120 ? `${msg.slice(0, 117)}...` : msg;
 }
 
-export async function readDatasetFile(file: string): Promise<string> {
+/** A dataset read whole is held in memory: past this many entries it is refused, not run out of memory on. */
+export const MAX_DATASET_ENTRIES = 5_000_000;
+/** One line (one entry) of a JSONL dataset at most: a 10M-token prompt fits; a runaway file does not. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** The whole text at most: V8's longest string (a bigger file cannot be parsed as one). */
+const MAX_TEXT_CHARS = bufferConstants.MAX_STRING_LENGTH;
+
+export interface DatasetText {
+  text: string;
+  /** False when reading stopped at `maxEntries` with more of the file unread. */
+  complete: boolean;
+  /** Non-blank lines in `text` (0 for a JSON array). */
+  entries: number;
+}
+
+function cannotRead(file: string, err: unknown): InvalidFileError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : describe(err);
+  return new InvalidFileError(`${file}: cannot read the dataset file (${why})`);
+}
+
+const isBlankByte = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d;
+
+/**
+ * Reads a dataset file as a stream of lines, stopping after `maxEntries` non-blank lines (null: all
+ * of them), so a run that needs the first few entries of a huge file reads only those. A JSON array
+ * (ShareGPT) is read whole. Over MAX_DATASET_ENTRIES entries, a line over MAX_LINE_BYTES, or a text
+ * over V8's string limit is an InvalidFileError naming the file (and line), before any request.
+ */
+export async function readDatasetFile(file: string, maxEntries: number | null = null): Promise<DatasetText> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let entries = 0;
+  let line = 1;
+  let lineBytes = 0;
+  let lineBlank = true;
+  let array: boolean | null = null;
+  let complete = true;
+  const tooMany = () =>
+    new InvalidFileError(
+      `${file}: over ${MAX_DATASET_ENTRIES} entries; a dataset read whole is held in memory (only sequential sampling with --request-count and no duration reads just the entries it needs)`,
+    );
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
   try {
-    return await readFile(file, 'utf8');
+    reading: for await (const data of stream as AsyncIterable<Buffer>) {
+      bytes += data.length;
+      if (bytes > MAX_TEXT_CHARS) throw new InvalidFileError(`${file}: over ${MAX_TEXT_CHARS} bytes, too large to read as one text`);
+      let at = 0;
+      while (array !== true && at < data.length) {
+        const nl = data.indexOf(0x0a, at);
+        const end = nl < 0 ? data.length : nl;
+        // Blank so far: look for the line's first other byte (usually its first).
+        for (let i = at; lineBlank && i < end; i++) {
+          if (isBlankByte(data[i])) continue;
+          lineBlank = false;
+          array ??= data[i] === 0x5b;
+        }
+        if (array === true) break;
+        lineBytes += end - at;
+        if (lineBytes > MAX_LINE_BYTES) throw new InvalidFileError(`${file}:${line}: line over ${MAX_LINE_BYTES} bytes`);
+        if (nl < 0) break;
+        at = nl + 1;
+        if (!lineBlank && ++entries > MAX_DATASET_ENTRIES) throw tooMany();
+        const stop = !lineBlank && maxEntries !== null && entries >= maxEntries;
+        line++;
+        lineBytes = 0;
+        lineBlank = true;
+        if (stop) {
+          chunks.push(data.subarray(0, at));
+          complete = at === data.length && stream.bytesRead >= (await stat(file)).size;
+          break reading;
+        }
+      }
+      chunks.push(data);
+    }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : describe(err);
-    throw new InvalidFileError(`${file}: cannot read the dataset file (${why})`);
+    if (err instanceof InvalidFileError) throw err;
+    throw cannotRead(file, err);
+  } finally {
+    stream.destroy();
   }
+  if (!lineBlank && array !== true && ++entries > MAX_DATASET_ENTRIES) throw tooMany();
+  return { text: Buffer.concat(chunks).toString('utf8'), complete, entries: array === true ? 0 : entries };
 }
 
 /** Every non-blank line as a JSON object; a line that is not one is an error naming it. */
@@ -152,12 +229,14 @@ export class Fields {
     return v;
   }
 
-  positiveInt(name: string): number | null {
+  /** A positive integer, at most `max` (`unit` words that error: "tokens"). */
+  positiveInt(name: string, max = Number.MAX_SAFE_INTEGER, unit = ''): number | null {
     if (!this.has(name)) return null;
     const v = this.obj[name];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
       this.fail(`field "${name}" must be a positive integer, got ${kindOf(v)}`);
     }
+    if (v > max) this.fail(`field "${name}" must be at most ${max}${unit ? ` ${unit}` : ''}, got ${v}`);
     return v;
   }
 

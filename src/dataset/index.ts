@@ -7,6 +7,7 @@ import { InvalidArgumentError, InvalidFileError } from '../errors.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { warn as projectWarn } from '../warnings.js';
+import { scrub } from '../secrets.js';
 import type { CustomDatasetType } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
@@ -49,6 +50,18 @@ export function detectDatasetType(file: string, text: string): CustomDatasetType
   return 'single_turn';
 }
 
+/**
+ * Entries a run can draw at most, when it is sure to stop there: sequential sampling of a run bounded
+ * by its request count (a conversation gives at least one request, so N requests draw at most N
+ * entries). null: the run may draw them all (a duration, random order, replay, cooldown).
+ */
+function entriesNeeded(cfg: RunConfig): number | null {
+  const l = cfg.load;
+  if (cfg.dataset.sampling_strategy !== 'sequential' || cfg.request_count === null || cfg.benchmark_duration_s !== null) return null;
+  if (l.warmup_duration_s !== null || l.cooldown_duration_s !== null || l.fixed_schedule === true) return null;
+  return cfg.request_count + cfg.warmup_request_count;
+}
+
 export async function createConversationSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
@@ -56,7 +69,7 @@ export async function createConversationSource(
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;
-  const log = options.log ?? ((m: string) => process.stderr.write(`servebench: ${m}\n`));
+  const log = options.log ?? ((m: string) => process.stderr.write(scrub(`servebench: ${m}\n`)));
   const systemPrompt =
     d.shared_system_prompt_length > 0
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
@@ -86,8 +99,13 @@ export async function createConversationSource(
   }
 
   const file = d.input_file;
-  const text = await readDatasetFile(file);
-  const type = d.custom_dataset_type ?? detectDatasetType(file, text);
+  // Only the entries the run can draw are read when that number is known (see entriesNeeded);
+  // a trace, a timed dataset or any other run reads the whole file (at most MAX_DATASET_ENTRIES).
+  const needed = entriesNeeded(cfg);
+  let read = await readDatasetFile(file, needed);
+  const type = d.custom_dataset_type ?? detectDatasetType(file, read.text);
+  // A trace's sessions may spread over the whole file: read it whole.
+  if (!read.complete && type === 'mooncake_trace') read = await readDatasetFile(file);
   if (d.sharegpt_multi_turn && type !== 'sharegpt') {
     throw new InvalidArgumentError(`--sharegpt-multi-turn: cannot be combined with --input-file ${file} (a ${type} dataset)`);
   }
@@ -100,20 +118,30 @@ export async function createConversationSource(
     systemPrompt,
     warn,
   };
-  let source: IndexedSource;
-  switch (type) {
-    case 'single_turn':
-      source = loadSingleTurn(ctx, text);
-      break;
-    case 'multi_turn':
-      source = loadMultiTurn(ctx, text);
-      break;
-    case 'mooncake_trace':
-      source = loadMooncakeTrace(ctx, text);
-      break;
-    case 'sharegpt':
-      source = loadShareGpt(ctx, text, d.sharegpt_multi_turn);
-      break;
+  const load = (text: string, c: LoadContext = ctx): IndexedSource => {
+    switch (type) {
+      case 'single_turn':
+        return loadSingleTurn(c, text);
+      case 'multi_turn':
+        return loadMultiTurn(c, text);
+      case 'mooncake_trace':
+        return loadMooncakeTrace(c, text);
+      case 'sharegpt':
+        return loadShareGpt(c, text, d.sharegpt_multi_turn);
+    }
+  };
+  // The warnings of a first look at part of the file wait: it may be read again whole.
+  const held: Parameters<Warn>[] = [];
+  let source = load(read.text, read.complete ? ctx : { ...ctx, warn: (...a: Parameters<Warn>) => held.push(a) });
+  // A timed dataset is sorted and replayed: read it whole.
+  if (!read.complete && source.hasTimestamps) {
+    read = await readDatasetFile(file);
+    source = load(read.text);
+  } else for (const a of held) warn(...a);
+  if (!read.complete) {
+    log(
+      `${file}: read its first ${read.entries} entries only, all this run can send (sequential sampling, --request-count${cfg.warmup_request_count > 0 ? ' + --warmup-request-count' : ''}); the rest of the file is not read or checked`,
+    );
   }
   // Count the tokens of the entries the run needs now, not on the send path (a duration-bound
   // run may need them all).

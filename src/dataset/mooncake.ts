@@ -6,6 +6,7 @@
 // of input_length, "max_tokens" for output_length, "delay" instead of timestamp, and
 // "session_id" to make the lines of one session the turns of one conversation.
 
+import { MAX_PROMPT_TOKENS } from '../config/defaults.js';
 import { InvalidFileError } from '../errors.js';
 import { SegmentSynthesizer } from '../tokenizer/segments.js';
 import { samplerFor, fallbackMaxTokens, type LoadContext } from './context.js';
@@ -37,7 +38,7 @@ function readEntry(f: Fields): TraceEntry {
   if (timestamp !== null && delay !== null) f.fail('fields "timestamp" and "delay" cannot be used together');
   return {
     line: f.line,
-    input_length: input === 'input_length' ? f.positiveInt('input_length') : null,
+    input_length: input === 'input_length' ? f.positiveInt('input_length', MAX_PROMPT_TOKENS, 'tokens') : null,
     text,
     max_tokens: out === null ? null : f.positiveInt(out),
     hash_ids: hashIds,

@@ -1,6 +1,7 @@
 // --seq-dist "ISL,OSL:prob;…": a mixture of (input length, output length) pairs, each with an
 // optional stddev ("ISL|SD,OSL|SD:prob"). Probabilities must sum to 1 within 1e-6.
 
+import { MAX_PROMPT_TOKENS } from '../config/defaults.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Rng } from './rng.js';
 
@@ -24,6 +25,8 @@ function length(part: string, what: string, entry: string): { mean: number; stdd
   const mean = Number(m);
   if (m === '' || !Number.isInteger(mean) || mean < 1)
     bad(`${what} in ${JSON.stringify(entry)} must be a positive integer, got ${JSON.stringify(m)}`);
+  if (what === 'ISL' && mean > MAX_PROMPT_TOKENS)
+    bad(`ISL in ${JSON.stringify(entry)} must be at most ${MAX_PROMPT_TOKENS} tokens, got ${mean}`);
   const stddev = sd === undefined ? 0 : Number(sd);
   if (sd === '' || !Number.isFinite(stddev) || stddev < 0)
     bad(`${what} stddev in ${JSON.stringify(entry)} must be a number >= 0, got ${JSON.stringify(sd)}`);

@@ -1,4 +1,5 @@
 // Renders a credit into the bytes and headers a transport sends.
+import { authHeaders } from '../config/auth.js';
 import type { RunConfig } from '../config/types.js';
 import type { Credit } from '../records/types.js';
 import type { PreparedRequest } from '../transport/types.js';
@@ -14,9 +15,9 @@ export class RequestBuilder {
     this.baseHeaders = {
       'content-type': 'application/json',
       accept: cfg.streaming ? 'text/event-stream' : 'application/json',
-      ...cfg.headers,
+      // -H headers and the Authorization of --api-key or --url credentials (config/auth.ts).
+      ...authHeaders(cfg),
     };
-    if (cfg.api_key !== null) this.baseHeaders.authorization = `Bearer ${cfg.api_key}`;
   }
 
   build(credit: Credit): PreparedRequest {

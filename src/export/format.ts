@@ -1,9 +1,11 @@
 // Serialisation and number formatting shared by the exporters.
+import { scrub } from '../secrets.js';
 
 /**
  * JSON.stringify that writes bigints as bare integer literals, exactly (no quotes, no rounding).
  * Otherwise it follows JSON.stringify: toJSON is honoured; undefined, functions and symbols are
  * dropped from objects and become null in arrays; non-finite numbers become null; cycles throw.
+ * Every string and key is scrubbed of the process's secrets (src/secrets.ts): it writes artifacts.
  */
 export function stringifyWithBigInt(value: unknown, indent?: number): string {
   const out = write(value, '', indent ? ' '.repeat(indent) : '', new Set());
@@ -18,7 +20,7 @@ function write(value: unknown, pad: string, step: string, seen: Set<object>): st
   }
   if (value === null || typeof value !== 'object') {
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
-    return JSON.stringify(value);
+    return JSON.stringify(typeof value === 'string' ? scrub(value) : value);
   }
   if (seen.has(value)) throw new TypeError('stringifyWithBigInt: circular structure');
   seen.add(value);
@@ -32,7 +34,7 @@ function write(value: unknown, pad: string, step: string, seen: Set<object>): st
     const items: string[] = [];
     for (const [k, v] of Object.entries(value)) {
       const s = write(v, inner, step, seen);
-      if (s !== undefined) items.push(`${JSON.stringify(k)}:${step ? ' ' : ''}${s}`);
+      if (s !== undefined) items.push(`${JSON.stringify(scrub(k))}:${step ? ' ' : ''}${s}`);
     }
     out = items.length === 0 ? '{}' : step ? `{\n${inner}${items.join(sep)}\n${pad}}` : `{${items.join(sep)}}`;
   }

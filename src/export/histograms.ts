@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HistogramExport } from '../metrics/core/histogram.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
+import { scrub } from '../secrets.js';
 
 export const HISTOGRAMS_JSON = 'histograms.json';
 
@@ -27,6 +28,7 @@ export async function writeHistogramsJson(dir: string, summary: MetricsSummary):
   const doc = buildHistogramsJson(summary);
   if (!doc) return null;
   const file = path.join(dir, HISTOGRAMS_JSON);
-  await fs.writeFile(file, JSON.stringify(doc, null, 2) + '\n');
+  // Tags and encodings only, but every artifact goes through the scrubber (src/secrets.ts).
+  await fs.writeFile(file, JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'string' ? scrub(v) : v), 2) + '\n');
   return file;
 }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import type { ExportLevel } from '../config/types.js';
 import type { Credit, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
+import { scrub } from '../secrets.js';
 
 /** tag → how to show a record value: display unit and the factor from the base unit. */
 export type UnitLookup = (tag: string) => { unit: string; scale: number } | undefined;
@@ -26,7 +27,11 @@ export interface RecordLineInput {
   metrics: ProcessedRecord['metrics'];
 }
 
-/** The JSON text of one record line (no trailing newline). bigint stamps are written as exact integers. */
+/**
+ * The JSON text of one record line (no trailing newline). bigint stamps are written as exact integers.
+ * The strings that come from outside (the error message, the payloads) are scrubbed of this thread's
+ * secrets (src/secrets.ts): a server may echo the key.
+ */
 export function recordLine(rec: RecordLineInput, level: ExportLevel, units: UnitLookup): string {
   const raw = rec.raw;
   const metrics: string[] = [];
@@ -45,7 +50,7 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
     `"start_ns":${raw.start_ns}`,
     `"end_ns":${raw.end_ns}`,
     `"status":"${rec.status}"`,
-    `"error":${JSON.stringify(rec.error)}`,
+    `"error":${rec.error === null ? 'null' : JSON.stringify({ ...rec.error, message: scrub(rec.error.message) })}`,
     `"http_status":${raw.http_status ?? 'null'}`,
     `"bytes_sent":${raw.bytes_sent}`,
     `"bytes_received":${raw.bytes_received}`,
@@ -55,7 +60,8 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
   ];
   if (level === 'raw') {
     parts.push(`"chunk_ns":[${raw.event_ns.join(',')}]`);
-    parts.push(`"payloads":${JSON.stringify(raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body])}`);
+    const payloads = raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body];
+    parts.push(`"payloads":${JSON.stringify(payloads.map(scrub))}`);
   }
   return `{${parts.join(',')}}`;
 }

@@ -118,6 +118,18 @@ function positiveInt(flag: string, v: unknown): number {
   return n;
 }
 
+/**
+ * The most requests in flight a run may ask for: far beyond one client's sockets (file descriptors),
+ * and within what the native engine and undici's pool can address, so that a typo (1e12) is bad input, not a crash.
+ */
+export const MAX_CONCURRENCY = 1_000_000;
+
+function concurrencyValue(flag: string, v: unknown): number {
+  const n = positiveInt(flag, v);
+  if (n > MAX_CONCURRENCY) bad(flag, `must be at most ${MAX_CONCURRENCY}, got ${n}`);
+  return n;
+}
+
 const opt = <T>(v: unknown, parse: (v: unknown) => T): T | null => (v === undefined ? null : parse(v));
 
 /** `4`, `"4"`, `"1,4,16"` or a repeated flag → a list of values, each checked by `parse`. */
@@ -137,7 +149,7 @@ export function parseGrace(v: number | string | undefined): number | null {
 
 /** Parses and cross-checks the scheduling flags; throws InvalidArgumentError naming the flag(s). */
 export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: number | null } {
-  const concList = f.concurrency === undefined ? null : parseList('concurrency', f.concurrency, positiveInt);
+  const concList = f.concurrency === undefined ? null : parseList('concurrency', f.concurrency, concurrencyValue);
   const rateList = f['request-rate'] === undefined ? null : parseList('request-rate', f['request-rate'], positive);
   if (f.profile !== undefined && f.profile !== 'sweep') bad('profile', `expected sweep, got ${JSON.stringify(f.profile)}`);
   const autoSweep = f.profile === 'sweep';
@@ -214,7 +226,7 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   // Warmup, cooldown, grace.
   const warmupCount = f['warmup-request-count'];
   const warmupDur = opt(f['warmup-duration'], (v) => positive('warmup-duration', v));
-  const warmupConc = opt(f['warmup-concurrency'], (v) => positiveInt('warmup-concurrency', v));
+  const warmupConc = opt(f['warmup-concurrency'], (v) => concurrencyValue('warmup-concurrency', v));
   const warmupRate = opt(f['warmup-request-rate'], (v) => positive('warmup-request-rate', v));
   const hasWarmup = (warmupCount !== undefined && warmupCount > 0) || warmupDur !== null;
   if (!hasWarmup && warmupConc !== null) conflict('warmup-concurrency', 'warmup-request-count or --warmup-duration', 'needs');

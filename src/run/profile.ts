@@ -4,7 +4,10 @@
 // the exports are written either way.
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
+import { authHeaders, authWarnings } from '../config/auth.js';
+import { environmentSecrets, secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
+import { addSecrets, scrub } from '../secrets.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
@@ -17,10 +20,16 @@ import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
+import { clearPreviousRun } from './artifact-dir.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
+// Every line this command prints goes through the scrubber (src/secrets.ts).
 function log(msg: string): void {
-  process.stderr.write(`servebench: ${msg}\n`);
+  process.stderr.write(scrub(`servebench: ${msg}\n`));
+}
+
+function print(text: string): void {
+  process.stdout.write(scrub(text));
 }
 
 function mockArgs(cfg: RunConfig): string[] {
@@ -62,6 +71,9 @@ function onInterrupt(control: RunControl, graceS: number | null): () => void {
 
 export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
+  // Before anything is printed or written: every string out of this process is scrubbed of these.
+  addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
+  for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onInterrupt(control, cfg.load.grace_period_s);
@@ -78,20 +90,24 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      const auth: Record<string, string> = { ...cfg.headers };
-      if (cfg.api_key) auth.authorization = `Bearer ${cfg.api_key}`;
-      const pre = await preflight(baseUrl, auth);
+      const pre = await preflight(baseUrl, authHeaders(cfg));
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
 
     const dir = resolveArtifactDir(cfg, new Date());
+    // A reused dir: the previous run's exports go, so none is mistaken for this run's (artifact-dir.ts).
+    const removed = await clearPreviousRun(dir);
+    if (removed.length > 0) {
+      const shown = removed.slice(0, 4).join(', ') + (removed.length > 4 ? `, and ${removed.length - 4} more` : '');
+      log(`${dir} holds a previous run's exports: removed ${shown} (other files are kept)`);
+    }
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);
     const env = { baseUrl, tokenizer, control, dir, log, progress };
     log(`profiling ${baseUrl}${cfg.endpoint} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
 
     if (cfg.load.sweep !== null) {
       const sweep = await runSweep(cfg, env);
-      process.stdout.write('\n' + renderSweepTable(sweep.rows, { color: process.stdout.isTTY === true }) + '\n');
+      print('\n' + renderSweepTable(sweep.rows, { color: process.stdout.isTTY === true }) + '\n');
       log(`sweep: ${sweep.rows.length} points written to ${dir} (summary: ${path.join(dir, SWEEP_CSV)})`);
       if (sweep.rows.length > 0 && sweep.rows.every((r) => r.issued > 0 && r.succeeded === 0)) {
         throw new AllRequestsFailedError(`every request of every sweep point failed; see ${dir}`);
@@ -103,7 +119,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     if (cfg.statistics.num_profile_runs > 1) {
       const multi = await runRepeated(cfg, env, prepared!);
       const table = renderAggregateTable(multi.runs, cfg.statistics.confidence, { color: process.stdout.isTTY === true });
-      if (table) process.stdout.write('\n' + table + '\n');
+      if (table) print('\n' + table + '\n');
       log(
         `${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`,
       );
@@ -113,7 +129,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
 
     const run = await runOnce(cfg, { ...env, prepared: prepared! });
     const { summary } = run;
-    process.stdout.write(
+    print(
       '\n' +
         renderConsole(summary, {
           color: process.stdout.isTTY === true,

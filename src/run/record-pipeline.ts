@@ -18,6 +18,7 @@ import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type 
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
 import type { WorkerInit } from './record-worker.js';
+import { knownSecrets, scrub } from '../secrets.js';
 
 export interface PipelineOptions {
   /** Worker threads (--record-workers). */
@@ -32,8 +33,6 @@ export interface PipelineOptions {
   file: { path: string; level: ExportLevel } | null;
   /** A record settled as ok by dispatch that became an error here (its worker died). */
   onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
-  /** Applied to the message of an error record made here (secrets never reach an artifact). */
-  scrub?(message: string): string;
   /** Test hook: each first-generation worker throws on this batch (1-based). */
   crashAtBatch?: number;
   forceCounter?: 'huggingface';
@@ -195,6 +194,8 @@ export class RecordPipeline {
       tokenizerPath: this.opts.tokenizerPath,
       convention: this.opts.convention,
       level: this.opts.file?.level ?? null,
+      // The worker's lines are scrubbed of the same secrets as this thread's (src/secrets.ts).
+      secrets: knownSecrets(),
       ...(crashAtBatch !== undefined ? { crashAtBatch } : {}),
       ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
     };
@@ -281,7 +282,7 @@ export class RecordPipeline {
   private fail(rec: ProcessedRecord, item: WorkItem, message: string): void {
     const was = rec.status;
     rec.status = 'error';
-    rec.error = { type: '_OTHER', message: this.opts.scrub ? this.opts.scrub(message) : message, http_status: rec.raw.http_status };
+    rec.error = { type: '_OTHER', message: scrub(message), http_status: rec.raw.http_status };
     const input = { ...item.input, valid: false, output_tokens: null, reasoning_tokens: null };
     rec.metric_input = input;
     item.input = input;

@@ -5,11 +5,14 @@ import { CONVENTION_NAMES, comparisonRegistry, registryFor, type ConventionChoic
 import { createTokenCounter } from '../tokenizer/count.js';
 import { processBatch, type BatchEnv, type BatchRequest } from './record-batch.js';
 import type { ExportLevel } from '../config/types.js';
+import { addSecrets } from '../secrets.js';
 
 export interface WorkerInit {
   tokenizerPath: string;
   convention: ConventionChoice;
   level: ExportLevel | null;
+  /** The run's secrets, scrubbed from every line this thread serializes (src/secrets.ts). */
+  secrets: string[];
   /** Test hook: throw on this batch (1-based), as a crashing worker would. */
   crashAtBatch?: number;
   /** Count with @huggingface/tokenizers even for a cl100k file. */
@@ -19,6 +22,7 @@ export interface WorkerInit {
 const init = workerData as WorkerInit;
 const port = parentPort;
 if (!port) throw new Error('run/record-worker.ts runs only as a worker thread');
+addSecrets(init.secrets);
 
 // The same registries CatalogueRun.processorOptions gives the main thread's RecordProcessor.
 const compareWith =

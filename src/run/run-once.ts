@@ -3,7 +3,8 @@
 // Each stage is built here and handed the previous stage's output.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { redactConfig, scrubSecrets } from '../config/redact.js';
+import { redactConfig, secretsOf } from '../config/redact.js';
+import { addSecrets } from '../secrets.js';
 import type { RunConfig } from '../config/types.js';
 import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
@@ -56,7 +57,8 @@ export async function prepareRun(
 }
 
 export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> {
-  const secrets = [cfg.api_key, ...Object.values(cfg.headers)];
+  // Every record line, export and log line is scrubbed of the run's secrets (src/secrets.ts).
+  addSecrets(secretsOf(cfg));
   const { source, resolved } = env.prepared ?? (await prepareRun(cfg, env.tokenizer, env.log, env.source));
   const { plan, mode, connections, replay } = resolved;
   if (replay) {
@@ -98,7 +100,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     registry: catalogue.processorOptions.registry ?? defaultRegistry(),
     compareWith: catalogue.processorOptions.compareWith,
     file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
-    scrub: (msg) => scrubSecrets(msg, secrets),
     onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
     crashAtBatch: recordWorkerCrashHook(),
   });
@@ -143,7 +144,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
             });
           }
           const rec = prepared.record;
-          if (rec.error) rec.error.message = scrubSecrets(rec.error.message, secrets);
           const reply = opts.wantReply && rec.status === 'ok' ? (rec.content ?? '') : null;
           // Counts, metrics and the line follow off this thread; the record is slimmed there.
           pipeline.submit(prepared);

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { csvField } from '../export/csv.js';
 import { stringifyWithBigInt } from '../export/format.js';
+import { scrub } from '../secrets.js';
 import { findMetric, type MetricsSummary } from '../metrics/core/summary.js';
 import type { SweepConfig } from '../load/config.js';
 import type { RunOutcome, SweepPoint, SweepRow } from './types.js';
@@ -90,6 +91,6 @@ export async function writeSweepSummary(
       2,
     ) + '\n',
   );
-  await fs.writeFile(csv, renderSweepCsv(rows));
+  await fs.writeFile(csv, scrub(renderSweepCsv(rows)));
   return [json, csv];
 }

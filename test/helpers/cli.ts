@@ -14,11 +14,12 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SERVEBENCH_BIN, ...args], {
       env: { ...process.env, ...opts.env },
+      cwd: opts.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (child.pid !== undefined) opts.onSpawn?.(child.pid);

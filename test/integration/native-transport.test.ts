@@ -153,8 +153,11 @@ describe('--transport native refuses what the engine does not speak', () => {
     expect(r.stderr).not.toContain('secret');
   });
 
-  it('credentials in the URL', async () => {
-    expectBadInput(await runCli(['profile', '--url', 'http://u:p@127.0.0.1:9', '--transport', 'native']), /credentials in the URL/);
+  it('credentials in the URL do not stop it (they are sent as Basic auth) and are never printed', async () => {
+    const r = await runCli(['profile', '--url', 'http://user:url-pass@127.0.0.1:9', '--transport', 'native']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^servebench: cannot reach http:\/\/127\.0\.0\.1:9: /);
+    expect(r.stderr).not.toMatch(/url-pass|user/);
   });
 
   it('bad --transport and --transport-threads values', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Fields, lineOfArrayElement, parseJsonl } from '../../../src/dataset/file.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Fields, lineOfArrayElement, parseJsonl, readDatasetFile } from '../../../src/dataset/file.js';
 import { InvalidFileError } from '../../../src/errors.js';
 
 describe('parseJsonl', () => {
@@ -52,5 +55,39 @@ describe('Fields', () => {
     expect(g.positiveInt('x')).toBe(1);
     expect(calls).toBe(0);
     expect(() => g.string('x')).toThrow('a.json:41: entry 3: field "x" must be a string');
+  });
+});
+
+describe('readDatasetFile', () => {
+  const write = (text: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-read-'));
+    const f = path.join(dir, 'd.jsonl');
+    fs.writeFileSync(f, text);
+    return f;
+  };
+
+  it('reads every line when no limit is given, counting non-blank ones', async () => {
+    const r = await readDatasetFile(write('{"a":1}\r\n\n  \n{"a":2}'));
+    expect(r).toEqual({ text: '{"a":1}\r\n\n  \n{"a":2}', complete: true, entries: 2 });
+  });
+
+  it('stops after N entries, keeping blank lines so line numbers hold, and says whether more follows', async () => {
+    const f = write('\n{"a":1}\n\n{"a":2}\n{"a":3}\n');
+    const two = await readDatasetFile(f, 2);
+    expect(two).toEqual({ text: '\n{"a":1}\n\n{"a":2}\n', complete: false, entries: 2 });
+    expect(parseJsonl(f, two.text).map((x) => x.line)).toEqual([2, 4]);
+    expect((await readDatasetFile(f, 3)).complete).toBe(true);
+    expect((await readDatasetFile(f, 10)).entries).toBe(3);
+  });
+
+  it('reads a JSON array whole, whatever the limit', async () => {
+    const text = '[\n{"a":1},\n{"a":2}\n]\n';
+    expect(await readDatasetFile(write(text), 1)).toEqual({ text, complete: true, entries: 0 });
+  });
+
+  it('a missing file is one InvalidFileError naming it', async () => {
+    await expect(readDatasetFile('/nonexistent/x.jsonl')).rejects.toThrow(
+      /^\/nonexistent\/x\.jsonl: cannot read the dataset file \(no such file\)$/,
+    );
   });
 });
