@@ -12,6 +12,7 @@ import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from '
 import type { MetricOptions } from './core/options.js';
 import { finishSummary } from './summary-extras.js';
 import { summarizeTimeWeighted } from './core/timeweighted.js';
+import { latencyEndNs } from './core/latency-end.js';
 import { DEFAULT_CONFIDENCE, distributionIntervals, intervalsApply } from './core/confidence.js';
 import { registryFor } from './conventions.js';
 import { compareConventions } from './convention-summary.js';
@@ -138,7 +139,7 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
   let errored = 0;
   let cancelled = 0;
   let minStart: bigint | null = null;
-  let maxEnd: bigint | null = null;
+  let maxResponse: bigint | null = null;
   for (const r of profiling) {
     // The processed status, not the transport's: parsing can turn an 'ok' response into an error.
     const status = r.status;
@@ -146,14 +147,16 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
       cancelled++;
       continue;
     }
-    // Completed requests (ok or error) bound the window: an error still occupied the server.
+    // The reference's window: min(start) over the requests sent (ok or error), and
+    // max(start + request_latency) over those with a latency, i.e. the successful ones.
     if (minStart === null || r.raw.start_ns < minStart) minStart = r.raw.start_ns;
-    if (maxEnd === null || r.raw.end_ns > maxEnd) maxEnd = r.raw.end_ns;
+    const end = latencyEndNs(r);
+    if (end !== null && (maxResponse === null || end > maxResponse)) maxResponse = end;
     if (status === 'error') errored++;
     else succeeded++;
     current = r;
     forEachRecordValue(r, errorOnly, record);
   }
   const distributions = new RecordValueLists(profiling, [...defs.keys()], errorOnly);
-  return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_end_ns: maxEnd };
+  return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_response_ns: maxResponse };
 }

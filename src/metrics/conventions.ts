@@ -36,8 +36,8 @@ export const CONVENTIONS: Readonly<Record<ConventionName, Convention>> = {
     name: 'guidellm',
     title: 'GuideLLM',
     // TTFT (first token of any kind) is GuideLLM's already; TPOT's definition too, but GuideLLM
-    // weighs the ITL and TPOT distributions by tokens.
-    overrides: [c.guidellmInterTokenLatency, c.guidellmTimePerOutputToken],
+    // weighs the ITL and TPOT distributions by tokens. Its request latency runs to request_end.
+    overrides: [c.responseEndRequestLatency, c.guidellmInterTokenLatency, c.guidellmTimePerOutputToken],
     additions: [],
     undefinedTags: [],
   },
@@ -45,6 +45,7 @@ export const CONVENTIONS: Readonly<Record<ConventionName, Convention>> = {
     name: 'evalscope',
     title: 'EvalScope',
     overrides: [
+      c.responseEndRequestLatency,
       c.evalscopeTimeToFirstToken,
       c.evalscopeInterTokenLatency,
       c.evalscopeTimePerOutputToken,

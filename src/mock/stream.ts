@@ -59,6 +59,8 @@ export class StreamJob implements ClockJob {
   private roleSent: boolean;
   private readonly roleDue: number;
   private k = 0;
+  /** The usage chunk (or its turn, when none is asked for) went out: only [DONE] is left. */
+  private usageSent = false;
   private sentReasoning = 0;
   private sentContent = 0;
   private closed = false;
@@ -91,6 +93,16 @@ export class StreamJob implements ClockJob {
 
   private dueOf(k: number): number {
     return this.firstDue + k * this.itl;
+  }
+
+  /** The closing events: usage --usage-delay-ms after the last token chunk, [DONE] --done-delay-ms after that. */
+  private usageDue(): number {
+    const last = this.nChunks > 0 ? this.dueOf(this.nChunks - 1) : -Infinity;
+    return last + this.ctx.opts.usageDelayMs;
+  }
+
+  private doneDue(): number {
+    return this.usageDue() + this.ctx.opts.doneDelayMs;
   }
 
   private usage(): string | null {
@@ -135,7 +147,14 @@ export class StreamJob implements ClockJob {
       if (k >= this.nChunks || (fault === 'sse-error' && k === this.errorAt)) {
         if (k > 0 && this.dueOf(Math.min(k, this.nChunks - 1)) > horizon) break;
         if (fault === 'sse-error') out += SSE_ERROR;
-        else if (plan.includeUsage) out += this.fmt.usage(usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens));
+        else {
+          if (!this.usageSent) {
+            if (this.usageDue() > horizon) break;
+            if (plan.includeUsage) out += this.fmt.usage(usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens));
+            this.usageSent = true;
+          }
+          if (this.doneDue() > horizon) break;
+        }
         res.end(out + SSE_DONE);
         this.closed = true;
         return -1;
@@ -146,8 +165,9 @@ export class StreamJob implements ClockJob {
       events++;
       if (fault === 'malformed' && this.k === 1) out += SSE_MALFORMED;
     }
-    // The closing events go out with the last chunk, except a reset, which waits one more itl.
-    const next = this.k >= this.nChunks && fault !== 'reset' ? this.dueOf(this.nChunks - 1) : this.dueOf(this.k);
+    // The closing events go out with the last chunk unless delayed; a reset waits one more itl.
+    const closing = this.usageSent ? this.doneDue() : Math.max(this.dueOf(this.nChunks - 1), this.usageDue());
+    const next = this.k >= this.nChunks && fault !== 'reset' ? closing : this.dueOf(this.k);
     if (out && !res.write(out)) {
       // Slow reader: pause until the socket drains; later chunks keep their absolute due times.
       res.once('drain', () => {

@@ -87,9 +87,10 @@ export interface RunMetricInput {
   succeeded: number;
   errored: number;
   cancelled: number;
-  /** min(start_ns) and max(end_ns) over profiling records that completed (ok or error). */
+  /** min(start_ns) over profiling records that completed (ok or error). */
   min_start_ns: bigint | null;
-  max_end_ns: bigint | null;
+  /** max(start_ns + request_latency) over successful profiling records with a latency (core/latency-end.ts). */
+  max_response_ns: bigint | null;
   /** The profiling records themselves (every status), for aggregates that test each record (goodput, mismatch counts). */
   records?: readonly ProcessedRecord[];
   /** Run settings the aggregates need (thresholds, SLOs, network RTT); absent means defaults. */

@@ -3,6 +3,7 @@
 // they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
 // evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
 import { diffNs, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
@@ -15,6 +16,17 @@ function tokensLess(v: ReadonlyMap<string, MetricValue>, less: number): number |
   const osl = v.get('output_sequence_length');
   return typeof osl === 'number' ? Math.max(0, osl - less) : undefined;
 }
+
+/**
+ * GuideLLM's request latency (request_end − request_start, so that its Scheduled Latency is Dispatch
+ * Delay plus Request Latency) and EvalScope's query_latency (completed_time − start_time, taken after
+ * the stream's last event): both end when the response does, at its last byte, after any usage
+ * chunk and [DONE]. AIPerf's (the default) ends at the last content response.
+ */
+export const responseEndRequestLatency: RecordMetricDef = {
+  ...requestLatency,
+  compute: (r) => diffNs(r.end_ns, r.start_ns),
+};
 
 /**
  * GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not
@@ -92,7 +104,7 @@ export const evalscopeInputSequenceLength: RecordMetricDef = {
   },
 };
 
-/** EvalScope's TPOT: (latency − TTFT) / (completion tokens − 1), its own TTFT and token counts. */
+/** EvalScope's TPOT: (latency − TTFT) / (completion tokens − 1), its own latency, TTFT and token counts. */
 function evalscopeDecodePerToken(tag: string, header: string): RecordMetricDef {
   return {
     kind: 'record',
