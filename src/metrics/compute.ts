@@ -9,7 +9,7 @@ import { RecordValueLists, forEachRecordValue } from './core/record-values.js';
 import type { GpuEnergyInput } from './core/energy-input.js';
 import type { DistributionResult, MetricResult, MetricsSummary, RequestCounts } from './core/summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './core/types.js';
-import type { MetricOptions } from './core/options.js';
+import type { MeasurementWindow, MetricOptions } from './core/options.js';
 import { finishSummary } from './summary-extras.js';
 import { summarizeTimeWeighted } from './core/timeweighted.js';
 import { latencyEndNs } from './core/latency-end.js';
@@ -42,7 +42,8 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   const confidence = opts.metricOptions?.confidence === undefined ? DEFAULT_CONFIDENCE : opts.metricOptions.confidence;
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS, 'histogram significant digits');
-  const run: RunMetricInput = { ...runInput(profiling, registry, digits), records: profiling, options: opts.metricOptions ?? {} };
+  const window = opts.metricOptions?.measurement_window ?? null;
+  const run: RunMetricInput = { ...runInput(profiling, registry, digits, window), records: profiling, options: opts.metricOptions ?? {} };
   if (opts.gpuEnergy) run.gpu_energy = opts.gpuEnergy;
 
   const results = new Map<string, MetricResult>();
@@ -111,7 +112,12 @@ function describe(def: MetricDef) {
  * successful record, and the ERROR_ONLY metrics of error records (record-values.ts). The raw
  * value lists are only built for a run metric that asks for one (`distributions`).
  */
-function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistry, significantDigits: number): RunMetricInput {
+function runInput(
+  profiling: readonly ProcessedRecord[],
+  registry: MetricRegistry,
+  significantDigits: number,
+  window: MeasurementWindow | null,
+): RunMetricInput {
   const defs = new Map(registry.recordMetrics().map((d) => [d.tag, d]));
   const errorOnly = new Set(
     registry
@@ -124,6 +130,8 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
   const record = (tag: string, value: MetricValue): void => {
     let h = histograms.get(tag);
     const def = defs.get(tag);
+    // An event-level metric counts a record's value only when its event falls in the window.
+    if (window !== null && def?.inWindow && current && !def.inWindow(current, window)) return;
     if (!h) {
       if (!def) return;
       h = new MetricHistogram(def.unit, { significantDigits });

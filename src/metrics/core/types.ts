@@ -2,7 +2,7 @@
 import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
-import type { MetricOptions } from './options.js';
+import type { MeasurementWindow, MetricOptions } from './options.js';
 import type { TimelineRow } from './timeline.js';
 import type { BaseUnit, DisplayUnit } from './units.js';
 
@@ -72,6 +72,12 @@ export interface RecordMetricDef extends MetricBase {
    * record's metric values (GuideLLM weighs ITL and TPOT by tokens); absent or undefined: 1.
    */
   weight?(values: ReadonlyMap<string, MetricValue>): number | undefined;
+  /**
+   * An event-level metric's rule under a measurement window (MetricOptions.measurement_window):
+   * whether this record's value counts in the run's distribution. Absent, or no window: it counts.
+   * The record keeps its value either way (records.jsonl).
+   */
+  inWindow?(record: ProcessedRecord, window: MeasurementWindow): boolean;
 }
 
 /** Run-level inputs for aggregate and derived metrics. */

@@ -5,6 +5,7 @@
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
+import { decodeSpanInWindow } from './guidellm-window.js';
 import { diffNs, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
 
@@ -31,7 +32,8 @@ export const responseEndRequestLatency: RecordMetricDef = {
 /**
  * GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not
  * the response end. Its distribution weighs each request by its OSL − 1 tokens, so the mean is the
- * total decode span over the total tokens after the first, and the count the token exposure.
+ * total decode span over the total tokens after the first, and the count the token exposure. Under
+ * a measurement window it counts when first token → completion overlaps it (guidellm-window.ts).
  */
 export const guidellmInterTokenLatency: RecordMetricDef = {
   kind: 'record',
@@ -48,6 +50,7 @@ export const guidellmInterTokenLatency: RecordMetricDef = {
     return diffNs(r.token_ns[r.token_ns.length - 1], r.token_ns[0]) / (osl - 1);
   },
   weight: (v) => tokensLess(v, 1),
+  inWindow: decodeSpanInWindow,
 };
 
 /** GuideLLM's TPOT (the default declaration), its distribution weighed by each request's output tokens. */

@@ -51,6 +51,7 @@ describe('registries', () => {
     const tags = comparedTags();
     expect(tags).toEqual([
       'time_to_first_token',
+      'time_to_first_output_token',
       'request_latency',
       'inter_token_latency',
       'time_per_output_token',
