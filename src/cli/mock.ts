@@ -16,6 +16,8 @@ interface MockArgs {
   'reasoning-tokens': number;
   seed: number;
   'role-chunk-lead-ms': number;
+  'usage-delay-ms': number;
+  'done-delay-ms': number;
   'eos-probability': number;
   'fail-every': number;
   'fail-rate': number;
@@ -99,6 +101,18 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.roleChunkLeadMs,
           describe: 'send the role-only chunk this long before the first token (0: together)',
         },
+        'usage-delay-ms': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.usageDelayMs,
+          describe: 'streaming: send the usage chunk this long after the last token (0: together)',
+        },
+        'done-delay-ms': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.doneDelayMs,
+          describe: 'streaming: send [DONE] and end the stream this long after the usage chunk (0: together)',
+        },
         'eos-probability': {
           type: 'number',
           coerce: lastNumber,
@@ -169,6 +183,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       reasoningTokens: argv['reasoning-tokens'],
       seed: argv.seed,
       roleChunkLeadMs: argv['role-chunk-lead-ms'],
+      usageDelayMs: argv['usage-delay-ms'],
+      doneDelayMs: argv['done-delay-ms'],
       eosProbability: argv['eos-probability'],
       failEvery: argv['fail-every'],
       failRate: argv['fail-rate'],

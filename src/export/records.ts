@@ -1,7 +1,7 @@
 // records.jsonl: one line per request, written as each request completes.
 import fs from 'node:fs';
 import type { ExportLevel } from '../config/types.js';
-import type { Credit, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
+import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
 import { scrub } from '../secrets.js';
 
 /** tag → how to show a record value: display unit and the factor from the base unit. */
@@ -22,6 +22,8 @@ export interface RecordLineInput {
       turn: Pick<Turn, 'max_tokens'>;
     };
   };
+  /** Where request_latency ends (the last content response); end_ns stays the last byte. */
+  metric_input: Pick<MetricRecord, 'last_content_ns'>;
   status: ProcessedRecord['status'];
   error: ProcessedRecord['error'];
   metrics: ProcessedRecord['metrics'];
@@ -49,6 +51,7 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
     `"targeted_start_ns":${raw.credit.targeted_start_ns ?? 'null'}`,
     `"start_ns":${raw.start_ns}`,
     `"end_ns":${raw.end_ns}`,
+    `"last_content_ns":${rec.metric_input.last_content_ns ?? 'null'}`,
     `"status":"${rec.status}"`,
     `"error":${rec.error === null ? 'null' : JSON.stringify({ ...rec.error, message: scrub(rec.error.message) })}`,
     `"http_status":${raw.http_status ?? 'null'}`,

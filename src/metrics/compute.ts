@@ -9,9 +9,10 @@ import { RecordValueLists, forEachRecordValue } from './core/record-values.js';
 import type { GpuEnergyInput } from './core/energy-input.js';
 import type { DistributionResult, MetricResult, MetricsSummary, RequestCounts } from './core/summary.js';
 import { MetricFlag, type MetricDef, type RunMetricInput, type RunValue } from './core/types.js';
-import type { MetricOptions } from './core/options.js';
+import type { MeasurementWindow, MetricOptions } from './core/options.js';
 import { finishSummary } from './summary-extras.js';
 import { summarizeTimeWeighted } from './core/timeweighted.js';
+import { latencyEndNs } from './core/latency-end.js';
 import { DEFAULT_CONFIDENCE, distributionIntervals, intervalsApply } from './core/confidence.js';
 import { registryFor } from './conventions.js';
 import { compareConventions } from './convention-summary.js';
@@ -41,7 +42,8 @@ export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOp
   const confidence = opts.metricOptions?.confidence === undefined ? DEFAULT_CONFIDENCE : opts.metricOptions.confidence;
   const profiling = records.filter((r) => r.raw.credit.phase === 'profiling');
   const digits = checkSignificantDigits(opts.significantDigits ?? DEFAULT_SIGNIFICANT_DIGITS, 'histogram significant digits');
-  const run: RunMetricInput = { ...runInput(profiling, registry, digits), records: profiling, options: opts.metricOptions ?? {} };
+  const window = opts.metricOptions?.measurement_window ?? null;
+  const run: RunMetricInput = { ...runInput(profiling, registry, digits, window), records: profiling, options: opts.metricOptions ?? {} };
   if (opts.gpuEnergy) run.gpu_energy = opts.gpuEnergy;
 
   const results = new Map<string, MetricResult>();
@@ -110,7 +112,12 @@ function describe(def: MetricDef) {
  * successful record, and the ERROR_ONLY metrics of error records (record-values.ts). The raw
  * value lists are only built for a run metric that asks for one (`distributions`).
  */
-function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistry, significantDigits: number): RunMetricInput {
+function runInput(
+  profiling: readonly ProcessedRecord[],
+  registry: MetricRegistry,
+  significantDigits: number,
+  window: MeasurementWindow | null,
+): RunMetricInput {
   const defs = new Map(registry.recordMetrics().map((d) => [d.tag, d]));
   const errorOnly = new Set(
     registry
@@ -123,6 +130,8 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
   const record = (tag: string, value: MetricValue): void => {
     let h = histograms.get(tag);
     const def = defs.get(tag);
+    // An event-level metric counts a record's value only when its event falls in the window.
+    if (window !== null && def?.inWindow && current && !def.inWindow(current, window)) return;
     if (!h) {
       if (!def) return;
       h = new MetricHistogram(def.unit, { significantDigits });
@@ -138,7 +147,7 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
   let errored = 0;
   let cancelled = 0;
   let minStart: bigint | null = null;
-  let maxEnd: bigint | null = null;
+  let maxResponse: bigint | null = null;
   for (const r of profiling) {
     // The processed status, not the transport's: parsing can turn an 'ok' response into an error.
     const status = r.status;
@@ -146,14 +155,16 @@ function runInput(profiling: readonly ProcessedRecord[], registry: MetricRegistr
       cancelled++;
       continue;
     }
-    // Completed requests (ok or error) bound the window: an error still occupied the server.
+    // The reference's window: min(start) over the requests sent (ok or error), and
+    // max(start + request_latency) over those with a latency, i.e. the successful ones.
     if (minStart === null || r.raw.start_ns < minStart) minStart = r.raw.start_ns;
-    if (maxEnd === null || r.raw.end_ns > maxEnd) maxEnd = r.raw.end_ns;
+    const end = latencyEndNs(r);
+    if (end !== null && (maxResponse === null || end > maxResponse)) maxResponse = end;
     if (status === 'error') errored++;
     else succeeded++;
     current = r;
     forEachRecordValue(r, errorOnly, record);
   }
   const distributions = new RecordValueLists(profiling, [...defs.keys()], errorOnly);
-  return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_end_ns: maxEnd };
+  return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_response_ns: maxResponse };
 }

@@ -5,6 +5,7 @@
 // run and adds a side-by-side comparison of every metric a convention touches.
 import { defaultMetricDefs, defaultRegistry } from './catalogue.js';
 import * as c from './families/convention-metrics.js';
+import * as w from './families/guidellm-window.js';
 import { MetricRegistry } from './core/registry.js';
 import type { MetricDef } from './core/types.js';
 import type { ConventionChoice, ConventionName } from './core/options.js';
@@ -36,8 +37,18 @@ export const CONVENTIONS: Readonly<Record<ConventionName, Convention>> = {
     name: 'guidellm',
     title: 'GuideLLM',
     // TTFT (first token of any kind) is GuideLLM's already; TPOT's definition too, but GuideLLM
-    // weighs the ITL and TPOT distributions by tokens.
-    overrides: [c.guidellmInterTokenLatency, c.guidellmTimePerOutputToken],
+    // weighs the ITL and TPOT distributions by tokens. Its request latency runs to request_end.
+    // With a warmup or cooldown, TTFT, TTFOT, ITL and the token rates follow its measurement
+    // window's event rules (families/guidellm-window.ts).
+    overrides: [
+      c.responseEndRequestLatency,
+      w.guidellmTimeToFirstToken,
+      w.guidellmTimeToFirstOutputToken,
+      c.guidellmInterTokenLatency,
+      c.guidellmTimePerOutputToken,
+      w.guidellmOutputTokenThroughput,
+      w.guidellmTotalTokenThroughput,
+    ],
     additions: [],
     undefinedTags: [],
   },
@@ -45,6 +56,7 @@ export const CONVENTIONS: Readonly<Record<ConventionName, Convention>> = {
     name: 'evalscope',
     title: 'EvalScope',
     overrides: [
+      c.responseEndRequestLatency,
       c.evalscopeTimeToFirstToken,
       c.evalscopeInterTokenLatency,
       c.evalscopeTimePerOutputToken,

@@ -23,6 +23,10 @@ export interface MockOptions {
   seed: number;
   /** Send the role-only first chunk this many ms before the first token (0: in the same write). */
   roleChunkLeadMs: number;
+  /** Streaming: write the usage chunk this many ms after the last token chunk (0: in the same write), as vLLM may. */
+  usageDelayMs: number;
+  /** Streaming: write [DONE] and end the stream this many ms after the usage chunk (or where it would be), as a gateway may. */
+  doneDelayMs: number;
   /** Per-token probability of stopping early; only when ignore_eos is false, never below min_tokens. */
   eosProbability: number;
   /** Every Nth generation request (counting from 1) gets the fault; 0 = off. */
@@ -50,6 +54,8 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   reasoningTokens: 0,
   seed: 0,
   roleChunkLeadMs: 0,
+  usageDelayMs: 0,
+  doneDelayMs: 0,
   eosProbability: 0,
   failEvery: 0,
   failRate: 0,
@@ -90,6 +96,8 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   o.reasoningTokens = num('reasoning-tokens', o.reasoningTokens, 0, MAX_OUTPUT_TOKENS, true);
   o.seed = num('seed', o.seed, 0, 2 ** 32 - 1, true);
   o.roleChunkLeadMs = num('role-chunk-lead-ms', o.roleChunkLeadMs, 0, 3_600_000, false);
+  o.usageDelayMs = num('usage-delay-ms', o.usageDelayMs, 0, 3_600_000, false);
+  o.doneDelayMs = num('done-delay-ms', o.doneDelayMs, 0, 3_600_000, false);
   o.eosProbability = num('eos-probability', o.eosProbability, 0, 1, false);
   o.failEvery = num('fail-every', o.failEvery, 0, Number.MAX_SAFE_INTEGER, true);
   o.failRate = num('fail-rate', o.failRate, 0, 1, false);

@@ -59,6 +59,9 @@ export class StreamJob implements ClockJob {
   private roleSent: boolean;
   private readonly roleDue: number;
   private k = 0;
+  /** When the last token chunk and the usage chunk (or its turn, when none is asked for) went out. */
+  private lastChunkAt: number | null = null;
+  private usageAt: number | null = null;
   private sentReasoning = 0;
   private sentContent = 0;
   private closed = false;
@@ -91,6 +94,19 @@ export class StreamJob implements ClockJob {
 
   private dueOf(k: number): number {
     return this.firstDue + k * this.itl;
+  }
+
+  /**
+   * The closing events: usage --usage-delay-ms after the last token chunk went out, [DONE]
+   * --done-delay-ms after the usage. Counted from the writes, not the schedule, so a late last
+   * chunk keeps its gap to them (what a client must tell apart).
+   */
+  private usageDue(): number {
+    return (this.lastChunkAt ?? -Infinity) + this.ctx.opts.usageDelayMs;
+  }
+
+  private doneDue(): number {
+    return (this.usageAt ?? -Infinity) + this.ctx.opts.doneDelayMs;
   }
 
   private usage(): string | null {
@@ -135,7 +151,14 @@ export class StreamJob implements ClockJob {
       if (k >= this.nChunks || (fault === 'sse-error' && k === this.errorAt)) {
         if (k > 0 && this.dueOf(Math.min(k, this.nChunks - 1)) > horizon) break;
         if (fault === 'sse-error') out += SSE_ERROR;
-        else if (plan.includeUsage) out += this.fmt.usage(usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens));
+        else {
+          if (this.usageAt === null) {
+            if (this.usageDue() > horizon) break;
+            if (plan.includeUsage) out += this.fmt.usage(usageJson(plan.promptTokens, plan.contentTokens, plan.reasoningTokens));
+            this.usageAt = now;
+          }
+          if (this.doneDue() > horizon) break;
+        }
         res.end(out + SSE_DONE);
         this.closed = true;
         return -1;
@@ -143,11 +166,13 @@ export class StreamJob implements ClockJob {
       if (this.dueOf(k) > horizon) break;
       out += this.chunk(k);
       this.k = k + 1;
+      if (this.k === this.nChunks) this.lastChunkAt = now;
       events++;
       if (fault === 'malformed' && this.k === 1) out += SSE_MALFORMED;
     }
-    // The closing events go out with the last chunk, except a reset, which waits one more itl.
-    const next = this.k >= this.nChunks && fault !== 'reset' ? this.dueOf(this.nChunks - 1) : this.dueOf(this.k);
+    // The closing events go out with the last chunk unless delayed; a reset waits one more itl.
+    const closing = this.usageAt !== null ? this.doneDue() : Math.max(this.dueOf(this.nChunks - 1), this.usageDue());
+    const next = this.k >= this.nChunks && fault !== 'reset' ? closing : this.dueOf(this.k);
     if (out && !res.write(out)) {
       // Slow reader: pause until the socket drains; later chunks keep their absolute due times.
       res.once('drain', () => {

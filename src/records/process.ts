@@ -157,6 +157,7 @@ export class RecordProcessor {
       end_ns: raw.end_ns,
       token_ns,
       first_output_ns,
+      last_content_ns: lastContentNs(raw, token_ns),
       first_choice_ns,
       input_tokens,
       output_tokens,
@@ -170,6 +171,12 @@ export class RecordProcessor {
     };
     return { input, texts };
   }
+}
+
+/** The response request_latency ends at: the last token-bearing event (streaming), or the body (non-streaming). */
+function lastContentNs(raw: RawRecord, token_ns: readonly bigint[] | BigInt64Array): bigint | null {
+  if (!raw.streaming) return raw.end_ns;
+  return token_ns.length > 0 ? token_ns[token_ns.length - 1] : null;
 }
 
 /** Local token counts of one record's texts; null where the text is not counted. */

@@ -44,6 +44,9 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
   if (!STATUSES.has(status)) throw new InvalidFileError(`${where}: status must be ok, error or cancelled`);
   const start_ns = stamp(o.start_ns, 'start_ns', where);
   const end_ns = stamp(o.end_ns, 'end_ns', where);
+  // Files written before the field existed measured request_latency to end_ns.
+  const last_content_ns =
+    o.last_content_ns === undefined ? end_ns : o.last_content_ns === null ? null : stamp(o.last_content_ns, 'last_content_ns', where);
   const credit_issued_ns = stamp(o.credit_issued_ns, 'credit_issued_ns', where);
   const targeted_start_ns =
     o.targeted_start_ns === null || o.targeted_start_ns === undefined ? null : stamp(o.targeted_start_ns, 'targeted_start_ns', where);
@@ -111,6 +114,7 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
       // The first token is what the time-weighted curves need; later stamps are in the metric values.
       token_ns: first === null ? [] : [first],
       first_output_ns: at('time_to_first_output_token'),
+      last_content_ns,
       input_tokens: isl,
       output_tokens: num('output_token_count'),
       reasoning_tokens: num('reasoning_token_count'),

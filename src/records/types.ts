@@ -169,6 +169,12 @@ export interface MetricRecord {
   token_ns: bigint[] | BigInt64Array;
   /** Stamp of the first response with non-empty (non-reasoning) content, or null. */
   first_output_ns: bigint | null;
+  /**
+   * Where request_latency ends (AIPerf: `content_responses[-1]`): the last response with non-empty
+   * content or reasoning when streaming (a usage-only chunk, [DONE] and the stream's close come
+   * after it), the body when not. Null: a stream without any. end_ns stays the last byte.
+   */
+  last_content_ns: bigint | null;
   input_tokens: number | null;
   output_tokens: number | null;
   reasoning_tokens: number | null;

@@ -136,6 +136,7 @@ export class RecordPipeline {
                 event_data: level === 'raw' ? raw.event_data : [],
                 body: level === 'raw' ? raw.body : null,
               },
+              metric_input: { last_content_ns: rec.metric_input.last_content_ns },
               status: rec.status,
               error: rec.error,
             },

@@ -15,6 +15,7 @@ import type { WallAnchor } from '../export/json.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { findMetric } from '../metrics/core/summary.js';
+import type { MeasurementWindow } from '../metrics/core/options.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { CatalogueRun } from './catalogue-run.js';
 import { RecordProcessor, type PreparedRecord } from '../records/process.js';
@@ -182,7 +183,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
 
   const summary = summarize(records, {
     gpuEnergy: gpu?.gpuEnergy,
-    metricOptions: await catalogue.metricOptions(env.log),
+    metricOptions: { ...(await catalogue.metricOptions(env.log)), measurement_window: measurementWindow(result) },
     significantDigits: cfg.histogram_significant_digits,
   });
   const degraded = findMetric(summary, 'replay_sched_degraded');
@@ -221,4 +222,15 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   });
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
   return { dir: env.dir, mode, summary, result, firstError };
+}
+
+/**
+ * GuideLLM's measurement window as the event-level metrics read it: measure_start when a warmup ran
+ * (the profiling phase's start), measure_end when a cooldown ran (the measured part's end); an
+ * open bound otherwise, so a run without either filters nothing.
+ */
+function measurementWindow(result: BenchmarkResult): MeasurementWindow | null {
+  const p = result.profiling;
+  if (!p || (result.warmup === null && p.cooldown === null)) return null;
+  return { start_ns: result.warmup ? p.start_ns : null, end_ns: p.cooldown ? p.measured_end_ns : null };
 }

@@ -71,10 +71,11 @@ describe('the worked example of the time-weighted brief', () => {
   });
 
   it("the Effective throughputs are the run's token totals over its window, exactly", () => {
-    // Window: first credit to last response, from the records themselves.
+    // Window: first credit to the last response (the end of the last request_latency: the last
+    // content chunk), from the records themselves.
     const ns = (v: number | string) => Number(v);
     const t0 = Math.min(...records.map((r) => ns(r.credit_issued_ns)));
-    const t1 = Math.max(...records.map((r) => ns(r.end_ns)));
+    const t1 = Math.max(...records.map((r) => ns(r.last_content_ns)));
     const seconds = (t1 - t0) / 1e9;
     const isl = records.reduce((n, r) => n + r.metrics.input_sequence_length.value, 0);
     const decoded = records.reduce((n, r) => n + r.metrics.output_sequence_length.value - 1, 0);

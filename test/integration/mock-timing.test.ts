@@ -103,6 +103,42 @@ describe('mock timing', { retry: 2 }, () => {
     }
   });
 
+  it('closing events: with the last token by default; --usage-delay-ms and --done-delay-ms after it', async () => {
+    const body = { messages, max_tokens: 4, stream: true, stream_options: { include_usage: true } };
+    const closing = (events: SseEvent[]) => {
+      const last = contentEvents(events).at(-1)!;
+      const usage = events.find((e) => e.json?.usage && e.json.choices?.length === 0)!;
+      const done = events.at(-1)!;
+      expect(done.data).toBe('[DONE]');
+      return { usage: usage.t - last.t, done: done.t - usage.t };
+    };
+    const together = await spawnMock(['--ttft-ms', '10', '--itl-ms', '5']);
+    try {
+      const c = closing((await postSse(`${together.url}/v1/chat/completions`, body)).events);
+      expect(c.usage).toBeLessThan(3);
+      expect(c.done).toBeLessThan(3);
+    } finally {
+      await together.stop();
+    }
+    const late = await spawnMock(['--ttft-ms', '10', '--itl-ms', '5', '--usage-delay-ms', '40', '--done-delay-ms', '20']);
+    try {
+      const usage: number[] = [];
+      const done: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const c = closing((await postSse(`${late.url}/v1/chat/completions`, body)).events);
+        usage.push(c.usage);
+        done.push(c.done);
+      }
+      // Counted from the writes, so a delay is never shortened (only lengthened by a busy host).
+      expect(Math.min(...usage)).toBeGreaterThanOrEqual(39);
+      expect(Math.abs(median(usage) - 40)).toBeLessThanOrEqual(10);
+      expect(Math.min(...done)).toBeGreaterThanOrEqual(19);
+      expect(Math.abs(median(done) - 20)).toBeLessThanOrEqual(10);
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('--itl-ms 0 streams 5000 tokens fast and still exact, while staying responsive', async () => {
     const mock = await spawnMock(['--ttft-ms', '0', '--itl-ms', '0']);
     try {

@@ -95,6 +95,8 @@ describe(`conventions against a mock whose role chunk leads the first token by $
     expect(j.conventions.metrics.input_token_throughput.evalscope.avg).toBeGreaterThan(0);
     expect(Object.keys(j.conventions.metrics)).toEqual([
       'time_to_first_token',
+      'time_to_first_output_token',
+      'request_latency',
       'inter_token_latency',
       'time_per_output_token',
       'output_sequence_length',

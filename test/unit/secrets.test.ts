@@ -66,6 +66,7 @@ describe('Scrubber', () => {
           event_data: ['{"echo":"Bearer sk-echoed-key"}'],
           body: null,
         },
+        metric_input: { last_content_ns: null },
         status: 'error',
         error: { type: 'http_5xx', message: 'HTTP 500: {"key":"sk-echoed-key"}', http_status: 500 },
         metrics: new Map(),

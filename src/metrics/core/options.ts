@@ -17,6 +17,16 @@ export interface ResolvedSlo {
   largerIsBetter: boolean;
 }
 
+/**
+ * GuideLLM's measurement window (../shared/reference/guidellm-metrics.txt): measure_start (the
+ * warmup's end) to measure_end (the cooldown's start), CLOCK_MONOTONIC ns. A null bound is open:
+ * no warmup, or no cooldown.
+ */
+export interface MeasurementWindow {
+  start_ns: bigint | null;
+  end_ns: bigint | null;
+}
+
 export interface MetricOptions {
   /** A record counts as a usage discrepancy when any usage diff % exceeds this (default 10). */
   usage_discrepancy_threshold_pct?: number;
@@ -31,6 +41,8 @@ export interface MetricOptions {
   convention?: ConventionChoice;
   /** --confidence: the level of the distributions' intervals; null: none; absent: 0.95. */
   confidence?: number | null;
+  /** The run's measurement window, when it had a warmup or a cooldown (event-level metrics read it). */
+  measurement_window?: MeasurementWindow | null;
 }
 
 export const METRIC_OPTION_DEFAULTS = {

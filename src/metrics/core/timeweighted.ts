@@ -2,6 +2,7 @@
 // records, calls the native timeline integration once, and turns its rows into summary results.
 import type { ProcessedRecord } from '../../records/types.js';
 import type { TimeWeightedResult } from './summary.js';
+import { latencyEndNs } from './latency-end.js';
 import { timeline, type TimelineColumns } from './timeline.js';
 import type { TimeWeightedMetricDef } from './types.js';
 
@@ -12,8 +13,9 @@ export interface TimeWeightedWindow {
 
 /**
  * The window the Effective metrics average over: "from the first credit to the last response",
- * i.e. min(credit_issued_ns) to max(end_ns) over profiling records that completed (ok or error).
- * Errors widen it as they widen benchmark_duration; cancelled requests do not. Null when none completed.
+ * i.e. min(credit_issued_ns) over profiling records that completed (ok or error) to the end of the
+ * last request_latency (max_response_timestamp's end). Cancelled requests do not widen it. Null
+ * when no request succeeded with a latency.
  */
 export function timeWeightedWindow(profiling: readonly ProcessedRecord[]): TimeWeightedWindow | null {
   let start: bigint | null = null;
@@ -22,7 +24,8 @@ export function timeWeightedWindow(profiling: readonly ProcessedRecord[]): TimeW
     if (r.status === 'cancelled') continue;
     const credit = r.raw.credit.credit_issued_ns;
     if (start === null || credit < start) start = credit;
-    if (end === null || r.raw.end_ns > end) end = r.raw.end_ns;
+    const last = latencyEndNs(r);
+    if (last !== null && (end === null || last > end)) end = last;
   }
   return start === null || end === null ? null : { start_ns: start, end_ns: end };
 }
@@ -37,13 +40,14 @@ export interface RecordColumns {
 }
 
 /**
- * One column entry per successful record (error records carry no reliable token counts or first
- * token, so they stay out of the curves), times in ns relative to `origin`. The first token is
+ * One column entry per successful record with a request_latency (error records carry no reliable
+ * token counts or first token, so they stay out of the curves), times in ns relative to `origin`.
+ * A request spans its request_latency: from start to its last content response. The first token is
  * start + time_to_first_token (NaN without one); ISL and OSL are the records' own counts (NaN when
  * unknown).
  */
 export function recordColumns(records: readonly ProcessedRecord[], origin: bigint): RecordColumns {
-  const ok = records.filter((r) => r.status === 'ok');
+  const ok = records.filter((r) => latencyEndNs(r) !== null);
   const n = ok.length;
   const columns: TimelineColumns = {
     start: new Float64Array(n),
@@ -56,7 +60,7 @@ export function recordColumns(records: readonly ProcessedRecord[], origin: bigin
   ok.forEach((r, i) => {
     // Differences of stamps stay far below 2^53 ns, so these doubles are exact.
     const start = Number(r.raw.start_ns - origin);
-    const end = Number(r.raw.end_ns - origin);
+    const end = Number(latencyEndNs(r)! - origin);
     const value = (tag: Source): number => {
       const v = r.metrics.get(tag);
       if (typeof v !== 'number') return NaN;

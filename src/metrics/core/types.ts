@@ -2,7 +2,7 @@
 import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
-import type { MetricOptions } from './options.js';
+import type { MeasurementWindow, MetricOptions } from './options.js';
 import type { TimelineRow } from './timeline.js';
 import type { BaseUnit, DisplayUnit } from './units.js';
 
@@ -72,6 +72,12 @@ export interface RecordMetricDef extends MetricBase {
    * record's metric values (GuideLLM weighs ITL and TPOT by tokens); absent or undefined: 1.
    */
   weight?(values: ReadonlyMap<string, MetricValue>): number | undefined;
+  /**
+   * An event-level metric's rule under a measurement window (MetricOptions.measurement_window):
+   * whether this record's value counts in the run's distribution. Absent, or no window: it counts.
+   * The record keeps its value either way (records.jsonl).
+   */
+  inWindow?(record: ProcessedRecord, window: MeasurementWindow): boolean;
 }
 
 /** Run-level inputs for aggregate and derived metrics. */
@@ -87,9 +93,10 @@ export interface RunMetricInput {
   succeeded: number;
   errored: number;
   cancelled: number;
-  /** min(start_ns) and max(end_ns) over profiling records that completed (ok or error). */
+  /** min(start_ns) over profiling records that completed (ok or error). */
   min_start_ns: bigint | null;
-  max_end_ns: bigint | null;
+  /** max(start_ns + request_latency) over successful profiling records with a latency (core/latency-end.ts). */
+  max_response_ns: bigint | null;
   /** The profiling records themselves (every status), for aggregates that test each record (goodput, mismatch counts). */
   records?: readonly ProcessedRecord[];
   /** Run settings the aggregates need (thresholds, SLOs, network RTT); absent means defaults. */

@@ -3,7 +3,9 @@
 // they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
 // evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
+import { decodeSpanInWindow } from './guidellm-window.js';
 import { diffNs, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
 
@@ -17,9 +19,21 @@ function tokensLess(v: ReadonlyMap<string, MetricValue>, less: number): number |
 }
 
 /**
+ * GuideLLM's request latency (request_end − request_start, so that its Scheduled Latency is Dispatch
+ * Delay plus Request Latency) and EvalScope's query_latency (completed_time − start_time, taken after
+ * the stream's last event): both end when the response does, at its last byte, after any usage
+ * chunk and [DONE]. AIPerf's (the default) ends at the last content response.
+ */
+export const responseEndRequestLatency: RecordMetricDef = {
+  ...requestLatency,
+  compute: (r) => diffNs(r.end_ns, r.start_ns),
+};
+
+/**
  * GuideLLM: (last token − first token) / (output tokens − 1); the span ends at the last token, not
  * the response end. Its distribution weighs each request by its OSL − 1 tokens, so the mean is the
- * total decode span over the total tokens after the first, and the count the token exposure.
+ * total decode span over the total tokens after the first, and the count the token exposure. Under
+ * a measurement window it counts when first token → completion overlaps it (guidellm-window.ts).
  */
 export const guidellmInterTokenLatency: RecordMetricDef = {
   kind: 'record',
@@ -36,6 +50,7 @@ export const guidellmInterTokenLatency: RecordMetricDef = {
     return diffNs(r.token_ns[r.token_ns.length - 1], r.token_ns[0]) / (osl - 1);
   },
   weight: (v) => tokensLess(v, 1),
+  inWindow: decodeSpanInWindow,
 };
 
 /** GuideLLM's TPOT (the default declaration), its distribution weighed by each request's output tokens. */
@@ -92,7 +107,7 @@ export const evalscopeInputSequenceLength: RecordMetricDef = {
   },
 };
 
-/** EvalScope's TPOT: (latency − TTFT) / (completion tokens − 1), its own TTFT and token counts. */
+/** EvalScope's TPOT: (latency − TTFT) / (completion tokens − 1), its own latency, TTFT and token counts. */
 function evalscopeDecodePerToken(tag: string, header: string): RecordMetricDef {
   return {
     kind: 'record',

@@ -4,8 +4,9 @@
 // Effective: the time-weighted average of a step function over the whole run window (first credit
 // to last response). Active: the same, over the time when the curve's phase has a request in
 // flight. Both report duration-weighted percentiles. The curves (native/timeline.h) treat each
-// successful request as in prefill on [start, first token) and in decode on [first token, end)
-// (without a first token, in prefill for its whole life):
+// successful request as in prefill on [start, first token) and in decode on [first token, end),
+// end being where its request_latency ends (the last content response), without a first token in
+// prefill for its whole life:
 //   prefill rate = ISL / (first token − start); decode rate = (OSL − 1) / (end − first token), the
 //     first token counting as prefill's, as in ITL (the brief's 16 × 99 / 1.98 s ≈ 800 tok/s);
 //   throughput = the sum of the rates of the requests in that phase; total = prefill + decode;
@@ -13,13 +14,14 @@
 //   tokens in flight = ISL while in prefill, ISL + OSL while in decode (the KV-cache proxy).
 // See src/metrics/core/timeweighted.ts for the columns and the window.
 import { MetricFlag, type RecordMetricDef, type TimeWeightedMetricDef } from '../core/types.js';
-import { diffNs } from '../core/helpers.js';
+import { diffNs, scalar } from '../core/helpers.js';
 import type { TimelineRow } from '../core/timeline.js';
 
 /**
- * end_ns − credit_issued_ns: request latency plus the time the credit waited before the request
- * was sent, i.e. what a user who asked at credit time waited. Every scheduler stamps credits, so it
- * is always computed.
+ * request_latency + (start_ns − credit_issued_ns): the latency plus the time the credit waited
+ * before the request was sent, i.e. what a user who asked at credit time waited. It ends where
+ * request_latency does (the last content response, not the last byte). Every scheduler stamps
+ * credits, so it is computed whenever the record has a request_latency.
  */
 export const effectiveLatency: RecordMetricDef = {
   kind: 'record',
@@ -29,8 +31,8 @@ export const effectiveLatency: RecordMetricDef = {
   display: 'ms',
   flags: MetricFlag.NONE,
   group: 'effective',
-  requires: [],
-  compute: (r) => diffNs(r.end_ns, r.credit_issued_ns),
+  requires: ['request_latency'],
+  compute: (r, v) => scalar(v, 'request_latency') + diffNs(r.start_ns, r.credit_issued_ns),
 };
 
 // What each curve needs from the records: a value of these record metrics on at least one

@@ -12,8 +12,9 @@ export const requestLatency: RecordMetricDef = {
   flags: MetricFlag.NONE,
   group: 'default',
   requires: [],
-  // end_ns is the last byte of the response (after [DONE] / the usage chunk when streaming).
-  compute: (r) => diffNs(r.end_ns, r.start_ns),
+  // AIPerf: content_responses[-1] − start, so a late usage chunk, [DONE] and the stream's close
+  // (end_ns, the last byte) are not part of it; a stream without content has no value.
+  compute: (r) => (r.last_content_ns === null ? undefined : diffNs(r.last_content_ns, r.start_ns)),
 };
 
 export const requestCount: RunMetricDef = {
@@ -78,8 +79,9 @@ export const maxResponseTimestamp: RunMetricDef = {
   display: 'ns',
   flags: MetricFlag.NONE,
   group: 'none',
-  requires: [],
-  compute: (run) => run.max_end_ns ?? undefined,
+  // max(start + request_latency) over the records that have a request_latency (successful ones).
+  requires: ['request_latency'],
+  compute: (run) => run.max_response_ns ?? undefined,
 };
 
 export const benchmarkDuration: RunMetricDef = {

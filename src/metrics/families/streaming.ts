@@ -53,7 +53,7 @@ export const decodeDuration: RecordMetricDef = {
   flags: STREAMING_TOKENS,
   group: 'default',
   requires: ['request_latency', 'time_to_first_token'],
-  // The reference's formula (latency − TTFT), so it runs to the end of the response, not the last content chunk.
+  // The reference's formula (latency − TTFT): from the first to the last content response.
   compute: (_r, v) => scalar(v, 'request_latency') - scalar(v, 'time_to_first_token'),
 };
 

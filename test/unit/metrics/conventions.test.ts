@@ -51,6 +51,8 @@ describe('registries', () => {
     const tags = comparedTags();
     expect(tags).toEqual([
       'time_to_first_token',
+      'time_to_first_output_token',
+      'request_latency',
       'inter_token_latency',
       'time_per_output_token',
       'output_sequence_length',
@@ -82,8 +84,14 @@ describe('per-record definitions', () => {
     expect(computeRecordMetrics(rec({ first_choice_ns: null }), registryFor('evalscope')).has('time_to_first_token')).toBe(false);
   });
 
+  it('request latency: AIPerf to the last content chunk; GuideLLM (request_end) and EvalScope (completed_time) to the last byte', () => {
+    expect(aiperf.get('request_latency')).toBe(30 * MS);
+    expect(guidellm.get('request_latency')).toBe(40 * MS);
+    expect(evalscope.get('request_latency')).toBe(40 * MS);
+  });
+
   it('ITL denominators: AIPerf (latency − TTFT)/(OSL − 1); GuideLLM (last − first token)/(OSL − 1); EvalScope (latency − its TTFT)/(server tokens − 1)', () => {
-    expect(aiperf.get('inter_token_latency')).toBeCloseTo((20 * MS) / 2, 0);
+    expect(aiperf.get('inter_token_latency')).toBeCloseTo((10 * MS) / 2, 0);
     expect(guidellm.get('inter_token_latency')).toBeCloseTo((10 * MS) / 2, 0);
     expect(evalscope.get('inter_token_latency')).toBeCloseTo((35 * MS) / 3, 0);
   });
@@ -110,16 +118,17 @@ describe('per-record definitions', () => {
 });
 
 describe('run-level definitions', () => {
-  // Two successes [0, 1000] and [500, 2000] ms and an error spanning [−1000, 3000] ms.
+  // Two successes [0, 1000] and [500, 2000] ms (last content at 200 and 900 ms) and an error spanning [−1000, 3000] ms.
   const ok1 = processed({ start, tokens: [100, 200], end: 1000, input: 10, output: 2 }, { index: 0 });
   const ok2 = processed({ start: start + ns(500), tokens: [300, 400], end: 1500, input: 30, output: 4 }, { index: 1 });
   const err = processed({ start: start - ns(1000), tokens: [], end: 4000 }, { index: 2, status: 'error' });
   const recs = [ok1, ok2, err];
 
-  it('output throughput window: AIPerf over every completed request (4 s), EvalScope over successful ones (2 s)', () => {
+  it('output throughput window: AIPerf from the first request sent to the last content (1.9 s), EvalScope over successful ones to their last byte (2 s)', () => {
     const a = summarize(recs);
     const e = summarize(recs, { metricOptions: { convention: 'evalscope' } });
-    expect(findMetric(a, 'output_token_throughput')?.stats.avg).toBeCloseTo(6 / 4, 9);
+    // AIPerf: the error's start (−1000 ms) to ok2's last content chunk (500 + 400 ms).
+    expect(findMetric(a, 'output_token_throughput')?.stats.avg).toBeCloseTo(6 / 1.9, 9);
     expect(findMetric(e, 'output_token_throughput')?.stats.avg).toBeCloseTo(6 / 2, 9);
     expect(findMetric(e, 'total_token_throughput')?.stats.avg).toBeCloseTo((40 + 6) / 2, 9);
   });

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { computeRecordMetrics } from '../../../src/metrics/compute.js';
 import { metricRecord, MS } from './fixtures.js';
 
-// Reference record: four content chunks at 50, 60, 75, 90 ms, last byte at 100 ms,
-// ISL 200, 10 output tokens, no reasoning.
+// Reference record: four content chunks at 50, 60, 75, 90 ms, last byte at 100 ms (the usage
+// chunk and [DONE] after the last content), ISL 200, 10 output tokens, no reasoning.
+// request_latency ends at the last content chunk (90 ms), not the last byte.
 const base = { tokens: [50, 60, 75, 90], end: 100, input: 200, output: 10 };
 
 describe('per-record metrics on a streaming record', () => {
@@ -13,19 +14,19 @@ describe('per-record metrics on a streaming record', () => {
     expect(m.get('time_to_first_token')).toBe(50 * MS);
     expect(m.get('time_to_second_token')).toBe(10 * MS);
     expect(m.get('time_to_first_output_token')).toBe(50 * MS);
-    expect(m.get('request_latency')).toBe(100 * MS);
-    expect(m.get('decode_duration')).toBe(50 * MS);
+    expect(m.get('request_latency')).toBe(90 * MS);
+    expect(m.get('decode_duration')).toBe(40 * MS);
     expect(m.get('inter_chunk_latency')).toEqual([10 * MS, 15 * MS, 15 * MS]);
   });
 
   it('ITL = (latency − TTFT) / (OSL − 1), and per-user throughput is its inverse in seconds', () => {
-    expect(m.get('inter_token_latency')).toBeCloseTo((50 * MS) / 9, 6);
-    expect(m.get('output_token_throughput_per_user')).toBeCloseTo(180, 9);
+    expect(m.get('inter_token_latency')).toBeCloseTo((40 * MS) / 9, 6);
+    expect(m.get('output_token_throughput_per_user')).toBeCloseTo(225, 9);
   });
 
   it('prefill and end-to-end throughput', () => {
     expect(m.get('prefill_throughput_per_user')).toBeCloseTo(200 / 0.05, 9);
-    expect(m.get('e2e_output_token_throughput')).toBeCloseTo(10 / 0.1, 9);
+    expect(m.get('e2e_output_token_throughput')).toBeCloseTo(10 / 0.09, 9);
   });
 
   it('token counts', () => {
@@ -47,7 +48,9 @@ describe('edge cases yield no value, never 0', () => {
   it('OSL 1: no ITL and no per-user output throughput, but TTFT and decode duration', () => {
     const m = computeRecordMetrics(metricRecord({ tokens: [40], end: 45, output: 1 }));
     expect(m.get('time_to_first_token')).toBe(40 * MS);
-    expect(m.get('decode_duration')).toBe(5 * MS);
+    // One content response: the latency ends at it, so nothing is left to decode.
+    expect(m.get('request_latency')).toBe(40 * MS);
+    expect(m.get('decode_duration')).toBe(0);
     expect(m.has('inter_token_latency')).toBe(false);
     expect(m.has('output_token_throughput_per_user')).toBe(false);
     // One chunk: nothing to measure between chunks either.
@@ -86,8 +89,8 @@ describe('edge cases yield no value, never 0', () => {
     expect(m.get('reasoning_token_count')).toBe(5);
     expect(m.get('output_token_count')).toBe(0);
     expect(m.get('output_sequence_length')).toBe(5);
-    // (60 − 30) ms over 4 gaps.
-    expect(m.get('inter_token_latency')).toBeCloseTo(7.5 * MS, 6);
+    // (50 − 30) ms over 4 gaps: the latency ends at the last (reasoning) chunk.
+    expect(m.get('inter_token_latency')).toBeCloseTo(5 * MS, 6);
   });
 
   it('reasoning then content: TTFO is the first content chunk, after TTFT', () => {
@@ -97,13 +100,15 @@ describe('edge cases yield no value, never 0', () => {
     expect(m.get('output_sequence_length')).toBe(4);
   });
 
-  it('a streaming response with no content: no TTFT or anything that needs it', () => {
+  it('a streaming response with no content: no TTFT, no request latency, nothing that needs them', () => {
     const m = computeRecordMetrics(metricRecord({ tokens: [], end: 30, output: 0 }));
     expect(m.has('time_to_first_token')).toBe(false);
     expect(m.has('decode_duration')).toBe(false);
     expect(m.has('inter_token_latency')).toBe(false);
     expect(m.has('prefill_throughput_per_user')).toBe(false);
-    expect(m.get('request_latency')).toBe(30 * MS);
+    // The reference's content_responses[-1] does not exist: no value, not the last byte.
+    expect(m.has('request_latency')).toBe(false);
+    expect(m.has('effective_latency')).toBe(false);
     expect(m.get('output_sequence_length')).toBe(0);
   });
 

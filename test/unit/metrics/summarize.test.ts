@@ -45,7 +45,8 @@ describe('summarize', () => {
     expect(ttft.stats.min).toBe(20 * MS);
     expect(ttft.stats.max).toBe(60 * MS);
     expect(ttft.stats.avg).toBe(40 * MS);
-    expect(dist(s, 'request_latency').stats.max).toBe(1800 * MS);
+    // To the last content chunk: ok2's 80 ms, not ok3's last byte at 1800 ms.
+    expect(dist(s, 'request_latency').stats.max).toBe(80 * MS);
   });
 
   it('flattens list metrics over records', () => {
@@ -71,21 +72,22 @@ describe('summarize', () => {
     expect(() => summarize([ok1], { significantDigits: 6 })).toThrow(/significant digits/);
   });
 
-  it('window spans completed (ok or error) profiling requests', () => {
+  it('window: first request sent (ok or error) to the last start + request_latency of a successful one', () => {
     const min = single(s, 'min_request_timestamp');
     expect(min.stats.exact).toBe(at(0));
-    expect(single(s, 'max_response_timestamp').stats.exact).toBe(at(2000));
-    // Cancelled (ends at 6900 ms) and warmup are outside.
-    expect(single(s, 'benchmark_duration').stats.avg).toBe(2000 * MS);
+    // ok3's last content chunk (200 + 40 ms); its last byte (2000 ms), the error's end (2000 ms),
+    // the cancelled request (ends at 6900 ms) and the warmup are outside.
+    expect(single(s, 'max_response_timestamp').stats.exact).toBe(at(240));
+    expect(single(s, 'benchmark_duration').stats.avg).toBe(240 * MS);
   });
 
   it('totals and throughputs over the window', () => {
     expect(single(s, 'total_osl').stats.avg).toBe(60);
     expect(single(s, 'total_output_tokens').stats.avg).toBe(60);
     expect(single(s, 'total_isl').stats.avg).toBe(500);
-    expect(single(s, 'output_token_throughput').stats.avg).toBeCloseTo(30, 9);
-    expect(single(s, 'total_token_throughput').stats.avg).toBeCloseTo(280, 9);
-    expect(single(s, 'request_throughput').stats.avg).toBeCloseTo(1.5, 9);
+    expect(single(s, 'output_token_throughput').stats.avg).toBeCloseTo(60 / 0.24, 9);
+    expect(single(s, 'total_token_throughput').stats.avg).toBeCloseTo(560 / 0.24, 9);
+    expect(single(s, 'request_throughput').stats.avg).toBeCloseTo(3 / 0.24, 9);
     expect(single(s, 'output_token_throughput').unit).toBe('tokens/s');
   });
 
@@ -121,11 +123,14 @@ describe('summarize edge cases', () => {
     expect(findMetric(s, 'request_error_rate')).toBeUndefined();
   });
 
-  it('all errors: 100 % error rate, zero request throughput, no token totals', () => {
+  it('all errors: 100 % error rate; no request latency, so no response timestamp, duration or throughput', () => {
     const s = summarize([processed({ start: T0, end: 10 }, { status: 'error' }), processed({ start: T0, end: 30 }, { status: 'error' })]);
     expect(single(s, 'request_error_rate').stats.avg).toBe(100);
-    expect(single(s, 'benchmark_duration').stats.avg).toBe(30 * MS);
-    expect(single(s, 'request_throughput').stats.avg).toBe(0);
+    expect(single(s, 'min_request_timestamp').stats.exact).toBe(T0);
+    // max(timestamp + request_latency) runs over records with a latency, and errors have none.
+    expect(findMetric(s, 'max_response_timestamp')).toBeUndefined();
+    expect(findMetric(s, 'benchmark_duration')).toBeUndefined();
+    expect(findMetric(s, 'request_throughput')).toBeUndefined();
     expect(findMetric(s, 'total_osl')).toBeUndefined();
     expect(findMetric(s, 'output_token_throughput')).toBeUndefined();
   });
@@ -154,8 +159,9 @@ describe('summarize edge cases', () => {
     const big = 2n ** 60n + 1n;
     const s = summarize([processed({ start: big, tokens: [1], end: 2 })]);
     expect(single(s, 'min_request_timestamp').stats.exact).toBe(big);
-    expect(single(s, 'max_response_timestamp').stats.exact).toBe(big + 2_000_000n);
-    expect(single(s, 'benchmark_duration').stats.avg).toBe(2 * MS);
+    // The content chunk at 1 ms, not the last byte at 2 ms.
+    expect(single(s, 'max_response_timestamp').stats.exact).toBe(big + 1_000_000n);
+    expect(single(s, 'benchmark_duration').stats.avg).toBe(1 * MS);
   });
 
   it('a zero-length window has a duration but no throughput', () => {

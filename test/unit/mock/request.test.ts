@@ -90,6 +90,8 @@ describe('resolveMockOptions', () => {
   it('fills documented defaults', () => {
     const o = resolveMockOptions();
     expect(o).toMatchObject({ ttftMs: 20, itlMs: 5, tokensPerChunk: 1, reasoningTokens: 0, modelName: 'mock-model', failMode: 'http500' });
+    // The closing events go out with the last token unless delayed.
+    expect(o).toMatchObject({ usageDelayMs: 0, doneDelayMs: 0 });
   });
 
   it('names the bad option', () => {
@@ -98,5 +100,7 @@ describe('resolveMockOptions', () => {
     expect(() => resolveMockOptions({ failRate: 2 })).toThrow(/--fail-rate/);
     expect(() => resolveMockOptions({ failMode: 'boom' as 'hang' })).toThrow(/--fail-mode/);
     expect(() => resolveMockOptions({ port: NaN })).toThrow(/--port/);
+    expect(() => resolveMockOptions({ usageDelayMs: -1 })).toThrow(/--usage-delay-ms/);
+    expect(() => resolveMockOptions({ doneDelayMs: Infinity })).toThrow(/--done-delay-ms/);
   });
 });

@@ -76,10 +76,14 @@ describe('RecordProcessor: catalogue inputs', () => {
     const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: true, perChunkUsage: true });
     const rec = p.process(raw(continuous));
     expect(rec.metric_input.first_chunk_tokens).toBe(3);
-    // TTFT at 20 ms (the first content chunk), latency 100 ms, OSL 5 → divisor 5 − 3.
-    expect(rec.metrics.get('inter_token_latency')).toBe((80 * 1e6) / 2);
+    // TTFT at 20 ms (the first content chunk), latency 40 ms (the last content chunk; the usage
+    // chunk at 50 ms, [DONE] at 60 ms and the last byte at 100 ms are not part of it), OSL 5 → divisor 5 − 3.
+    expect(rec.metric_input.last_content_ns).toBe(1040n * MS);
+    expect(rec.metric_input.end_ns).toBe(1100n * MS);
+    expect(rec.metrics.get('request_latency')).toBe(40 * 1e6);
+    expect(rec.metrics.get('inter_token_latency')).toBe((20 * 1e6) / 2);
     const plain = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: true }).process(raw(continuous));
-    expect(plain.metrics.get('inter_token_latency')).toBe((80 * 1e6) / 4);
+    expect(plain.metrics.get('inter_token_latency')).toBe((20 * 1e6) / 4);
   });
 
   it('a server that ignores continuous_usage_stats: divisor stays OSL − 1', () => {
@@ -92,7 +96,8 @@ describe('RecordProcessor: catalogue inputs', () => {
       raw(events),
     );
     expect(rec.metric_input.first_chunk_tokens).toBeNull();
-    expect(rec.metrics.get('inter_token_latency')).toBe(90 * 1e6);
+    // Content at 10 and 20 ms: (20 − 10) ms over OSL − 1 = 1.
+    expect(rec.metrics.get('inter_token_latency')).toBe(10 * 1e6);
   });
 
   it('collects spec-decode steps into the per-request record', () => {

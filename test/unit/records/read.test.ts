@@ -19,6 +19,15 @@ describe('parseRecordLine', () => {
     expect(r.metric_input.requested_osl).toBe(16);
   });
 
+  it('reads where request_latency ended (last_content_ns) exactly; a file from before the field: the last byte', () => {
+    const r = parseRecordLine(line(',"last_content_ns":9007199254741011'), 'f:1', reg);
+    expect(r.metric_input.last_content_ns).toBe(9007199254741011n);
+    expect(r.metric_input.end_ns).toBe(9007199354741001n);
+    expect(parseRecordLine(line(',"last_content_ns":null'), 'f:1', reg).metric_input.last_content_ns).toBeNull();
+    expect(parseRecordLine(line(''), 'f:1', reg).metric_input.last_content_ns).toBe(9007199354741001n);
+    expect(() => parseRecordLine(line(',"last_content_ns":"x"'), 'f:1', reg)).toThrow(/last_content_ns must be an integer/);
+  });
+
   it('reads raw-level chunk stamps exactly', () => {
     const r = parseRecordLine(line(',"chunk_ns":[9007199254741003,9007199254741005]'), 'f:1', reg);
     expect(r.raw.event_ns).toEqual([9007199254741003n, 9007199254741005n]);

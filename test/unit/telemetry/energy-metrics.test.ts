@@ -14,9 +14,9 @@ import { processed } from '../metrics/fixtures.js';
 const T0 = 10_000_000_000n;
 const MS = 1_000_000n;
 
-/** Four requests of 100 input / 10 output tokens, latencies 100..400 ms, over [T0, T0+400ms]. */
+/** Four non-streaming requests (the body at `end` is the one content response) of 100 input / 10 output tokens, latencies 100..400 ms, over [T0, T0+400ms]. */
 function records() {
-  return [100, 200, 300, 400].map((end, i) => processed({ start: T0, end, input: 100, output: 10 }, { index: i }));
+  return [100, 200, 300, 400].map((end, i) => processed({ start: T0, end, streaming: false, input: 100, output: 10 }, { index: i }));
 }
 
 function value(s: MetricsSummary, tag: string): number | undefined {

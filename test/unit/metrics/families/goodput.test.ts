@@ -73,7 +73,8 @@ describe('--goodput parsing', () => {
 });
 
 describe('isGoodRequest', () => {
-  // TTFT 50 ms, latency 100 ms, 10 output tokens → ITL 50/9 ms, per-user 180 tok/s.
+  // TTFT 50 ms, latency 90 ms (the last content chunk; the last byte at 100 ms), 10 output tokens →
+  // ITL 40/9 ms, per-user 225 tok/s.
   const base = { tokens: [50, 60, 75, 90], end: 100, output: 10 };
 
   it('thresholds are in display units; smaller-is-better metrics must be ≤, larger-is-better ≥', () => {
@@ -81,10 +82,13 @@ describe('isGoodRequest', () => {
     const ok = (spec: string) => isGoodRequest(r, resolveSlos(parseGoodputSpec(spec, reg), reg));
     expect(ok('time_to_first_token:50')).toBe(true); // exactly at the threshold
     expect(ok('time_to_first_token:49.9')).toBe(false);
-    expect(ok('time_to_first_token:60 inter_token_latency:6')).toBe(true);
-    expect(ok('time_to_first_token:60 inter_token_latency:5')).toBe(false);
-    expect(ok('output_token_throughput_per_user:170')).toBe(true);
-    expect(ok('output_token_throughput_per_user:190')).toBe(false);
+    expect(ok('time_to_first_token:60 inter_token_latency:4.5')).toBe(true);
+    expect(ok('time_to_first_token:60 inter_token_latency:4.4')).toBe(false);
+    expect(ok('output_token_throughput_per_user:220')).toBe(true);
+    expect(ok('output_token_throughput_per_user:230')).toBe(false);
+    // The latency objective is judged on the latency to the last content chunk, not the last byte.
+    expect(ok('request_latency:90')).toBe(true);
+    expect(ok('request_latency:89.9')).toBe(false);
     // A list metric meets the SLO only if every element does (ICL 10, 15, 15 ms).
     expect(ok('inter_chunk_latency:15')).toBe(true);
     expect(ok('inter_chunk_latency:12')).toBe(false);

@@ -7,6 +7,8 @@ import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
 import type { MetricRecord, ProcessedRecord } from '../../../../src/records/types.js';
 import type { ResolvedSlo } from '../../../../src/metrics/core/options.js';
+import type { MetricRegistry } from '../../../../src/metrics/core/registry.js';
+import { registryFor } from '../../../../src/metrics/conventions.js';
 import { MS, metricRecord, processed } from '../fixtures.js';
 
 const ns = (ms: number) => BigInt(Math.round(ms * MS));
@@ -24,8 +26,8 @@ describe('time_per_output_token (first token included)', () => {
     // Tokens at 20, 25, 30 ms; end at 40 ms (usage chunk); 3 tokens: 30 / 3 = 10 ms.
     const m = computeRecordMetrics(metricRecord({ tokens: [20, 25, 30], end: 40, output: 3 }));
     expect(m.get('time_per_output_token')).toBeCloseTo(10 * MS, 0);
-    // ITL (AIPerf) divides the span to the response end by OSL − 1: (40 − 20) / 2.
-    expect(m.get('inter_token_latency')).toBeCloseTo(10 * MS, 0);
+    // ITL (AIPerf) divides the span to the last content chunk by OSL − 1: (30 − 20) / 2.
+    expect(m.get('inter_token_latency')).toBeCloseTo(5 * MS, 0);
   });
   it('no value without tokens, without a count, or when not streaming', () => {
     expect(computeRecordMetrics(metricRecord({ tokens: [], output: 3 })).has('time_per_output_token')).toBe(false);
@@ -36,13 +38,20 @@ describe('time_per_output_token (first token included)', () => {
 
 describe('scheduled latency and the parts of the dispatch delay', () => {
   const start = 1_000_000_000n;
-  const base = (patch: Partial<MetricRecord>) => computeRecordMetrics({ ...metricRecord({ start, end: 50 }), ...patch });
+  // Content chunks at 20 and 30 ms; the response ends (usage, [DONE]) at 50 ms.
+  const spec = { start, tokens: [20, 30], end: 50 };
+  const base = (patch: Partial<MetricRecord>, registry?: MetricRegistry) =>
+    computeRecordMetrics({ ...metricRecord(spec), ...patch }, registry);
 
-  it('scheduled latency = end − targeted start = dispatch delay + request latency', () => {
-    const m = base({ targeted_start_ns: start - ns(8) });
+  it("scheduled latency = request_end − targeted start = dispatch delay + GuideLLM's request latency", () => {
+    const m = base({ targeted_start_ns: start - ns(8) }, registryFor('guidellm'));
     expect(m.get('request_dispatch_delay')).toBe(8 * MS);
     expect(m.get('request_scheduled_latency')).toBe(58 * MS);
     expect(m.get('request_scheduled_latency')).toBe((m.get('request_dispatch_delay') as number) + (m.get('request_latency') as number));
+    // AIPerf's request latency (the default) ends at the last content chunk instead.
+    const a = base({ targeted_start_ns: start - ns(8) });
+    expect(a.get('request_scheduled_latency')).toBe(58 * MS);
+    expect(a.get('request_latency')).toBe(30 * MS);
   });
   it('no predecessor: all of the delay is scheduling delay', () => {
     const m = base({ targeted_start_ns: start - ns(8) });

@@ -12,8 +12,8 @@ import { MS } from '../fixtures.js';
 const warnings = captureWarnings();
 
 describe('network-adjusted latencies', () => {
-  // TTFTs 10, 20, 30, 40 ms; latencies 100 ms more.
-  const records = [10, 20, 30, 40].map((t, i) => catalogueProcessed({ tokens: [t], end: t + 100 }, {}, { index: i }));
+  // TTFTs 10, 20, 30, 40 ms; latencies (to the last content chunk) 100 ms more; last byte 10 ms after that.
+  const records = [10, 20, 30, 40].map((t, i) => catalogueProcessed({ tokens: [t, t + 100], end: t + 110 }, {}, { index: i }));
 
   it('shift avg, min, max and every percentile by the RTT; std and count unchanged; raw metrics kept', () => {
     const s = summarize(records, { metricOptions: { network_rtt_ns: 5 * MS } });
@@ -86,8 +86,9 @@ describe('HTTP trace phases', () => {
     expect(m.get('http_req_sending')).toBe(0.5 * MS);
     expect(m.get('http_req_waiting')).toBe(33 * MS);
     expect(m.get('http_req_receiving')).toBe(60 * MS);
+    // The trace runs to the last byte (end_ns); request_latency ends at the content chunk at 45 ms.
     expect(m.get('http_req_total')).toBe(100 * MS);
-    expect(m.get('http_req_total')).toBe(m.get('request_latency'));
+    expect(m.get('request_latency')).toBe(45 * MS);
     expect(m.get('http_req_duration')).toBe(93.5 * MS);
     expect(m.get('http_req_connection_overhead')).toBe(6.5 * MS);
     expect(m.get('http_req_connection_reused')).toBe(0);
@@ -135,8 +136,8 @@ describe('HTTP trace phases', () => {
 });
 
 describe('ITL with --per-chunk-usage', () => {
-  // TTFT 50 ms, latency 150 ms: a 100 ms decode window; OSL 21.
-  const spec = { tokens: [50, 100], end: 150, output: 21 };
+  // TTFT 50 ms, latency 150 ms (the last content chunk; the last byte at 160 ms): a 100 ms decode window; OSL 21.
+  const spec = { tokens: [50, 100, 150], end: 160, output: 21 };
 
   it('default: one token assumed in the first chunk', () => {
     expect(computeRecordMetrics(catalogueRecord(spec)).get('inter_token_latency')).toBe((100 * MS) / 20);

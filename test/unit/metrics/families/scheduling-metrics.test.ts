@@ -24,6 +24,7 @@ function rec(
     end_ns: start_ns + 10n * MS,
     token_ns: [],
     first_output_ns: null,
+    last_content_ns: start_ns + 10n * MS,
     input_tokens: 1,
     output_tokens: status === 'ok' ? 1 : null,
     reasoning_tokens: null,
