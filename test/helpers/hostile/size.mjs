@@ -46,14 +46,14 @@ function endless(socket) {
 }
 
 /** `events` short content events, then [DONE], written in chunks of many events each. */
-function manyEvents(socket, events) {
+function manyEvents(socket, events, content) {
   sseHead(socket);
   const batch = 1000;
   let i = 0;
   const pump = () => {
     while (i < events) {
       let s = '';
-      for (let k = 0; k < batch && i < events; k++, i++) s += deltaEvent('x');
+      for (let k = 0; k < batch && i < events; k++, i++) s += deltaEvent(content);
       if (!chunk(socket, s)) {
         socket.once('drain', pump);
         return;
@@ -83,9 +83,9 @@ export const modes = {
   'endless-no-newline': {
     handle: (_req, conn, state) => (hostile(state) ? endless(conn.socket) : goodStream(conn.socket, 3)),
   },
-  // events=N: every request gets N one-character content events.
+  // events=N (default 100000), content=TEXT (default 'w '): every request gets N content events of TEXT.
   'many-events': {
-    handle: (_req, conn, state) => manyEvents(conn.socket, Number(state.params.events ?? 100000)),
+    handle: (_req, conn, state) => manyEvents(conn.socket, Number(state.params.events ?? 100000), state.params.content ?? 'w '),
   },
   // Every request's last event carries absurd usage counts (1e11, 1e300), so each record has them.
   'huge-usage': {
