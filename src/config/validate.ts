@@ -160,7 +160,8 @@ function transportSettings(
   if (url !== null) chooseTransport(transport, url, env);
   const max_response_bytes = sizeCap('max-response-bytes', f['max-response-bytes'], DEFAULTS.max_response_bytes);
   const max_event_bytes = sizeCap('max-event-bytes', f['max-event-bytes'], Math.min(DEFAULTS.max_event_bytes, max_response_bytes));
-  if (max_event_bytes > max_response_bytes) bad('max-event-bytes', `must be at most --max-response-bytes (${max_response_bytes}), got ${max_event_bytes}`);
+  if (max_event_bytes > max_response_bytes)
+    bad('max-event-bytes', `must be at most --max-response-bytes (${max_response_bytes}), got ${max_event_bytes}`);
   return { transport, transport_threads, read_coalesce_us, max_response_bytes, max_event_bytes };
 }
 

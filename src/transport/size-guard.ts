@@ -28,7 +28,8 @@ export class SizeGuard {
   /** Counts a chunk; the parse_error the request ends with when it passes a cap, else null. */
   add(chunk: Uint8Array): RecordError | null {
     this.body += chunk.length;
-    if (this.body > this.limits.maxResponseBytes) return sizeError(`response over ${this.limits.maxResponseBytes} bytes (--max-response-bytes)`);
+    if (this.body > this.limits.maxResponseBytes)
+      return sizeError(`response over ${this.limits.maxResponseBytes} bytes (--max-response-bytes)`);
     if (!this.sse || chunk.length === 0) return null;
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     // A chunk larger than the cap may hold a whole event over it: only then look at every boundary.

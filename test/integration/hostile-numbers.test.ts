@@ -34,7 +34,9 @@ describe.each(['native', 'undici'])('huge usage numbers on %s', (transport) => {
         '--ui',
         'none',
       ]);
-      const { recs, json } = expectRunInvariants(r, dir, { exports: ['profile_export.json', 'profile_export.csv', 'records.jsonl', 'histograms.json'] });
+      const { recs, json } = expectRunInvariants(r, dir, {
+        exports: ['profile_export.json', 'profile_export.csv', 'records.jsonl', 'histograms.json'],
+      });
       expect(json.counts).toEqual({ issued: 6, succeeded: 6, errored: 0, cancelled: 0 });
       for (const f of FIELDS) expect(occurrences(r.stderr, `usage field '${f}'`), `${f} warned once`).toBe(1);
       for (const rec of recs) expect(rec.metrics.usage_completion_tokens, 'an out-of-range count has no value').toBeUndefined();
@@ -45,7 +47,8 @@ describe.each(['native', 'undici'])('huge usage numbers on %s', (transport) => {
     const out = tmpDir();
     const a = await runCli(['analyze', path.join(dir, 'records.jsonl'), '--artifact-dir', out]);
     expect(a.code, a.stderr).toBe(0);
-    for (const f of ['profile_export.json', 'profile_export.csv', 'histograms.json']) expect(fs.existsSync(path.join(out, f)), f).toBe(true);
+    for (const f of ['profile_export.json', 'profile_export.csv', 'histograms.json'])
+      expect(fs.existsSync(path.join(out, f)), f).toBe(true);
 
     // Records of another writer may hold values no histogram can take: they are left out, with one warning.
     const lines = fs.readFileSync(path.join(dir, 'records.jsonl'), 'utf8').trim().split('\n');

@@ -37,7 +37,11 @@ const outputTokens = (r: any): number | undefined => r.metrics?.output_token_cou
 
 describe.each(['native', 'undici'])('large responses decode on %s', (transport) => {
   it('a 10 MB event under the caps decodes, within bounded memory', async () => {
-    const { recs, json, peakMb } = await run('huge-event', { size: 10_000_000 }, transport, ['--request-count', '3', '--use-server-token-count']);
+    const { recs, json, peakMb } = await run('huge-event', { size: 10_000_000 }, transport, [
+      '--request-count',
+      '3',
+      '--use-server-token-count',
+    ]);
     expect(json.counts).toEqual({ issued: 3, succeeded: 3, errored: 0, cancelled: 0 });
     expect(Math.max(...recs.map((r) => r.bytes_received))).toBeGreaterThan(10_000_000);
     expect(peakMb).toBeGreaterThan(0);

@@ -74,7 +74,10 @@ describe('size flags', () => {
   it.each([
     [['--max-event-bytes', '100'], /^servebench: --max-event-bytes: must be at least 1024, got 100$/m],
     [['--max-response-bytes', '2e9'], /^servebench: --max-response-bytes: must be at most 1073741824 \(1 GiB\), got 2000000000$/m],
-    [['--max-response-bytes', '4096', '--max-event-bytes', '8192'], /^servebench: --max-event-bytes: must be at most --max-response-bytes \(4096\), got 8192$/m],
+    [
+      ['--max-response-bytes', '4096', '--max-event-bytes', '8192'],
+      /^servebench: --max-event-bytes: must be at most --max-response-bytes \(4096\), got 8192$/m,
+    ],
   ])('%j is bad input: one line naming the flag, exit 2', async (flags, line) => {
     const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', '--ui', 'none', '--artifact-dir', tmpDir(), ...flags]);
     expect(r.code).toBe(2);

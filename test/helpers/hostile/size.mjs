@@ -90,6 +90,9 @@ export const modes = {
   // Every request's last event carries absurd usage counts (1e11, 1e300), so each record has them.
   'huge-usage': {
     handle: (_req, conn) =>
-      usageStream(conn.socket, '{"prompt_tokens":1e300,"completion_tokens":100000000000,"total_tokens":1e300,"prompt_tokens_details":{"cached_tokens":100000000000}}'),
+      usageStream(
+        conn.socket,
+        '{"prompt_tokens":1e300,"completion_tokens":100000000000,"total_tokens":1e300,"prompt_tokens_details":{"cached_tokens":100000000000}}',
+      ),
   },
 };

@@ -141,7 +141,9 @@ describe('parseUsage: values of the wrong type', () => {
     expect(u.prompt_cache_read_tokens ?? null).toBeNull();
     expect(u.prompt_audio_seconds ?? null).toBeNull();
     expect(warnings).toHaveLength(4);
-    expect(warnings.find((w) => w.includes("'usage.completion_tokens'"))).toMatch(/is 100000000000, expected a non-negative integer up to 1000000000/);
+    expect(warnings.find((w) => w.includes("'usage.completion_tokens'"))).toMatch(
+      /is 100000000000, expected a non-negative integer up to 1000000000/,
+    );
   });
 
   it('warns once per field however many responses repeat it', () => {
