@@ -1,8 +1,7 @@
 // The JS binding of the native stream engine: class Engine.
 //
-//   new Engine({address, port, threads, maxConnections, maxResponseBytes, maxEventBytes, priority, readCoalesceUs,
-//   decode,
-//               keepPayloads}, onRecords)
+//   new Engine({address, port, threads, maxConnections, maxResponseBytes, maxEventBytes, priority,
+//               readCoalesceUs, decode, keepPayloads}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
 //
