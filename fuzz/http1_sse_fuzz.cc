@@ -24,9 +24,21 @@ using servebench::Http1ResponseParser;
 using servebench::SseFramer;
 using servebench::SseSink;
 
-struct Outcome : Http1Handler, SseSink {
-  Outcome() : framer(this) {}
+// Collects the events of a framer with a small per-event cap (as the engine's --max-event-bytes).
+struct Capped : SseSink {
+  explicit Capped(uint64_t cap) : framer(this) { framer.set_max_event(cap); }
   SseFramer framer;
+  std::vector<std::string> events;
+  void OnEvent(std::string_view data, std::string_view, int64_t) override {
+    if (framer.over()) __builtin_trap();  // nothing is framed past the cap
+    events.emplace_back(data);
+  }
+};
+
+struct Outcome : Http1Handler, SseSink {
+  explicit Outcome(uint64_t cap) : framer(this), capped(cap) {}
+  SseFramer framer;
+  Capped capped;
   std::string body;
   std::vector<std::string> events;
   int heads = 0;
@@ -34,6 +46,7 @@ struct Outcome : Http1Handler, SseSink {
   void OnBody(const char* p, size_t n, int64_t stamp) override {
     body.append(p, n);
     framer.Feed(p, n, stamp);
+    capped.framer.Feed(p, n, stamp);
   }
   void OnEvent(std::string_view data, std::string_view type, int64_t) override {
     events.emplace_back(std::string(type) + '\n' + std::string(data));
@@ -47,10 +60,12 @@ struct Result {
   std::string body;
   std::vector<std::string> events;
   size_t consumed;
+  std::vector<std::string> capped_events;
+  bool over;
 };
 
-Result Run(const uint8_t* data, size_t size, const std::vector<size_t>& cuts, bool eof) {
-  Outcome out;
+Result Run(const uint8_t* data, size_t size, const std::vector<size_t>& cuts, bool eof, uint64_t cap) {
+  Outcome out(cap);
   Http1ResponseParser parser(&out);
   size_t consumed = 0;
   size_t prev = 0;
@@ -71,7 +86,12 @@ Result Run(const uint8_t* data, size_t size, const std::vector<size_t>& cuts, bo
   }
   if (parser.done() && parser.failed()) __builtin_trap();
   if (out.heads > 1) __builtin_trap();
-  return {parser.done(), parser.failed(), parser.error(), parser.status(), out.body, out.events, consumed};
+  // Below the cap the capped framer frames exactly what the other does, up to where it stopped.
+  const std::vector<std::string>& capped = out.capped.events;
+  if (capped.size() > out.events.size()) __builtin_trap();
+  if (!out.capped.framer.over() && capped.size() != out.events.size()) __builtin_trap();
+  return {parser.done(), parser.failed(), parser.error(), parser.status(),         out.body,
+          out.events,    consumed,        capped,         out.capped.framer.over()};
 }
 
 }  // namespace
@@ -96,8 +116,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     std::sort(cuts.begin(), cuts.end());
   }
-  const Result whole = Run(data, size, {}, eof);
-  const Result split = Run(data, size, cuts, eof);
+  // The per-event cap of the capped framer: small, so inputs reach it.
+  const uint64_t cap = 1 + (mode >> 2) % 64;
+  const Result whole = Run(data, size, {}, eof, cap);
+  const Result split = Run(data, size, cuts, eof, cap);
   if (whole.done != split.done || whole.failed != split.failed || whole.error != split.error ||
       whole.status != split.status || whole.body != split.body) {
     __builtin_trap();
@@ -107,5 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!whole.failed && whole.consumed != split.consumed) __builtin_trap();
   // Events are compared by content; stamps differ by design (they name the read).
   if (whole.events != split.events) __builtin_trap();
+  // Where the cap is passed does not depend on how the body was split.
+  if (whole.over != split.over || whole.capped_events != split.capped_events) __builtin_trap();
   return 0;
 }

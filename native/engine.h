@@ -41,9 +41,10 @@ struct EngineOptions {
   int threads = 1;
   // Connections across all threads; 0: as many as requests in flight.
   int max_connections = 0;
-  // Response bytes kept for a body that is not framed as SSE (non-streaming
-  // requests, error statuses); beyond this the request fails (parse_error).
-  size_t max_body_bytes = 64u << 20;
+  // Caps on one response's body bytes and on one SSE event's bytes (--max-response-bytes,
+  // --max-event-bytes): beyond either the request fails (parse_error) and its buffers are freed.
+  size_t max_response_bytes = 64u << 20;
+  size_t max_event_bytes = 16u << 20;
   // How hard the I/O threads ask to run promptly (engine_sched.h); each step is taken only where
   // the kernel allows it.
   IoPriority priority = IoPriority::kRealtime;

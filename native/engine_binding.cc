@@ -1,7 +1,7 @@
 // The JS binding of the native stream engine: class Engine.
 //
-//   new Engine({address, port, threads, maxConnections, maxBodyBytes, priority, readCoalesceUs, decode,
-//               keepPayloads}, onRecords)
+//   new Engine({address, port, threads, maxConnections, maxResponseBytes, maxEventBytes, priority,
+//               readCoalesceUs, decode, keepPayloads}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
 //
@@ -118,7 +118,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     }
     opts.threads = IntOption(env, o, "threads", 1, 1, 64);
     opts.max_connections = IntOption(env, o, "maxConnections", 0, 0, 1 << 24);
-    opts.max_body_bytes = static_cast<size_t>(IntOption(env, o, "maxBodyBytes", 64 << 20, 1, 1 << 30));
+    opts.max_response_bytes = static_cast<size_t>(IntOption(env, o, "maxResponseBytes", 64 << 20, 1, 1 << 30));
+    opts.max_event_bytes = static_cast<size_t>(IntOption(env, o, "maxEventBytes", 16 << 20, 1, 1 << 30));
     opts.read_coalesce_ns = static_cast<int64_t>(IntOption(env, o, "readCoalesceUs", 0, 0, 10000)) * 1000;
     Napi::Value decode = o.Get("decode");
     if (!decode.IsUndefined() && !decode.IsNull()) opts.decode = CompileDecodeSpec(env, decode);

@@ -162,9 +162,8 @@ void IoLoop::OnReadable(Conn* c) {
       r->last_read_ns = stamp;
       const size_t used = c->parser.Feed(buf_.data(), static_cast<size_t>(n), stamp);
       r->rec.wire_received += used;
-      if (r->body_overflow) {
-        Finish(r, EngineError::kParse,
-               "response body over " + std::to_string(r->framing ? kMaxEventBytes : r->max_body) + " bytes", stamp);
+      if (r->overflow != Req::Overflow::kNone) {
+        Finish(r, EngineError::kParse, r->OverflowMessage(), stamp);
         return;
       }
       if (c->parser.failed()) {

@@ -292,17 +292,21 @@ void IoLoop::FreeReq(Req* r) {
   r->in = EngineRequest();
   r->rec = EngineRecord();
   r->framer.Reset();
+  r->decoder.Trim();
   r->conn = nullptr;
   r->written = 0;
   r->deadline = r->target = r->last_body_ns = r->last_read_ns = 0;
-  r->framing = r->retried = r->waiting = r->body_overflow = false;
+  r->framing = r->retried = r->waiting = false;
+  r->overflow = Req::Overflow::kNone;
   free_.push_back(r);
 }
 
 void IoLoop::StartRequest(Req* r, int64_t now) {
   started_.fetch_add(1, std::memory_order_relaxed);
   r->rec.start_ns = now;
-  r->max_body = options_.max_body_bytes;
+  r->max_response = options_.max_response_bytes;
+  r->max_event = options_.max_event_bytes;
+  r->framer.set_max_event(r->max_event);
   if (r->in.streaming && r->hint_events > 0) {
     EngineRecord& rec = r->rec;
     rec.event_data.reserve(r->hint_bytes + r->hint_bytes / 8);
@@ -366,8 +370,9 @@ void IoLoop::Finish(Req* r, EngineError kind, const std::string& message, int64_
   }
   auto it = live_.find(rec.id);
   if (it != live_.end() && it->second == r) live_.erase(it);
-  r->hint_bytes = rec.event_data.size();
-  r->hint_events = rec.event_ns.size();
+  // A response that failed (a cap passed, a timeout) is no guide to the next one's size.
+  r->hint_bytes = kind == EngineError::kNone ? rec.event_data.size() : 0;
+  r->hint_events = kind == EngineError::kNone ? rec.event_ns.size() : 0;
   batch_.push_back(std::move(rec));
   completed_.fetch_add(1, std::memory_order_relaxed);
   live_reqs_.fetch_sub(1, std::memory_order_relaxed);

@@ -15,28 +15,35 @@ void Req::OnBody(const char* p, size_t n, int64_t stamp) {
   rec.bytes_received += n;
   if (last_body_ns != stamp) ++rec.body_reads;
   last_body_ns = stamp;
-  if (framing) {
+  if (overflow != Overflow::kNone) return;  // the read that passed a cap: the rest is dropped
+  if (rec.bytes_received > max_response) {
+    overflow = Overflow::kResponse;
+  } else if (framing) {
     framer.Feed(p, n, stamp);
-  } else if (rec.body.size() + n > max_body) {
-    body_overflow = true;
+    if (framer.over()) overflow = Overflow::kEvent;
   } else {
     rec.body.append(p, n);
     rec.has_body = true;
   }
 }
 
+std::string Req::OverflowMessage() const {
+  if (overflow == Overflow::kEvent) return "event over " + std::to_string(max_event) + " bytes (--max-event-bytes)";
+  return "response over " + std::to_string(max_response) + " bytes (--max-response-bytes)";
+}
+
 void Req::OnEvent(std::string_view data, std::string_view type, int64_t stamp) {
   if (rec.decoding) {
     decoder.Event(*in.decode, data, stamp, &rec.decoded);
-    if (rec.decoded.content.size() + rec.decoded.reasoning.size() > kMaxEventBytes / 2) {
-      body_overflow = true;
+    if (rec.decoded.content.size() + rec.decoded.reasoning.size() > kMaxKeptBytes / 2) {
+      overflow = Overflow::kResponse;
       return;
     }
     // Decoded events keep no payload, unless asked to (the tail always does).
     if (rec.decoded.tail == 0 && !in.keep_payloads) return;
   }
-  if (rec.event_data.size() + data.size() + rec.event_types.size() + type.size() > kMaxEventBytes) {
-    body_overflow = true;
+  if (rec.event_data.size() + data.size() + rec.event_types.size() + type.size() > kMaxKeptBytes) {
+    overflow = Overflow::kResponse;
     return;
   }
   rec.event_data.append(data.data(), data.size());

@@ -15,8 +15,9 @@ namespace servebench {
 
 struct Conn;
 
-// Events of one response are kept below this so 32-bit offsets never wrap.
-constexpr size_t kMaxEventBytes = 1u << 30;
+// Events of one response are kept below this so 32-bit offsets never wrap (a guard: the
+// --max-response-bytes cap, at most 1 GiB, comes first).
+constexpr size_t kMaxKeptBytes = 1u << 30;
 
 // One request from submission to completion. Slots are reused.
 struct Req final : SseSink {
@@ -25,7 +26,8 @@ struct Req final : SseSink {
   Conn* conn = nullptr;
   SseFramer framer{this};
   SseEventDecoder decoder;  // its scanner's buffers are reused from request to request
-  size_t max_body = 0;
+  size_t max_response = 0;  // --max-response-bytes
+  size_t max_event = 0;     // --max-event-bytes
   size_t written = 0;
   int64_t deadline = 0;      // when it times out (only while in the deadline heap)
   int64_t target = 0;        // when to start it (only while in the target heap)
@@ -36,7 +38,9 @@ struct Req final : SseSink {
   bool framing = false;      // body is framed as SSE
   bool retried = false;
   bool waiting = false;  // queued for a connection
-  bool body_overflow = false;
+  // Set when the response passed a cap: the message its parse_error record gets.
+  enum class Overflow : uint8_t { kNone, kEvent, kResponse } overflow = Overflow::kNone;
+  std::string OverflowMessage() const;
   // Size of the last response this slot carried: the next one reserves as much up front, instead
   // of growing its buffers by doubling (responses of one run are alike).
   size_t hint_bytes = 0;

@@ -359,4 +359,12 @@ void AppendUtf8As16(const char* p, size_t n, std::u16string* out) {
   out->resize(base + w);
 }
 
+void JsonDoc::Trim() {
+  constexpr size_t kKeepNodes = 1u << 16;
+  if (tape_.capacity() > kKeepNodes) std::vector<JNode>().swap(tape_);
+  if (stack_.capacity() > kKeepNodes) std::vector<uint32_t>().swap(stack_);
+  if (scratch_.capacity() > kKeepNodes) std::u16string().swap(scratch_);
+  text_ = std::string_view();
+}
+
 }  // namespace servebench

@@ -58,6 +58,8 @@ class JsonDoc {
   bool EmptyString(uint32_t i) const { return tape_[i].begin == tape_[i].end; }
   // A number node made of digits only, at most 15 of them (exactly an integer in a double).
   bool PlainCount(uint32_t i) const;
+  // Frees the buffers a huge document grew, so one such event does not pin them for good.
+  void Trim();
 
  private:
   bool KeyEquals(uint32_t i, std::string_view key, const std::u16string& key16) const;

@@ -15,15 +15,20 @@ inline size_t Find(const char* p, size_t from, size_t n, char c) {
 }  // namespace
 
 void SseFramer::Reset() {
+  // Capacity is kept for the next stream of the slot, but not a huge event's: that memory goes back.
+  constexpr size_t kKeep = 1u << 20;
+  if (line_.capacity() > kKeep) std::string().swap(line_);
+  if (data_.capacity() > kKeep) std::string().swap(data_);
   line_.clear();
   data_.clear();
   type_.clear();
   total_ = boundary_ = 0;
   bom_matched_ = 0;
-  bom_done_ = skip_lf_ = false;
+  bom_done_ = skip_lf_ = over_ = false;
 }
 
 void SseFramer::Feed(const char* p, size_t n, int64_t stamp) {
+  if (over_) return;
   if (!bom_done_) {
     // The BOM may itself arrive split across chunks, so match it bytewise.
     while (n > 0 && bom_matched_ < 3 && *p == kBom[bom_matched_]) {
@@ -66,6 +71,11 @@ void SseFramer::Scan(const char* p, size_t n, int64_t stamp) {
     if (lf < i) lf = Find(p, i, n, '\n');
     if (cr < i) cr = Find(p, i, n, '\r');
     const size_t eol = lf < cr ? lf : cr;
+    // The event so far, from the last boundary to the end of this line (or of the chunk).
+    if (base + eol - boundary_ > max_event_) {
+      over_ = true;
+      return;
+    }
     if (eol == n) {
       line_.append(p + i, n - i);
       return;

@@ -45,8 +45,13 @@ class SseFramer {
   // an unterminated final event, comments and all. The BOM is not counted.
   uint64_t trailing_bytes() const { return total_ - boundary_ + (bom_done_ ? 0 : bom_matched_); }
 
-  // Back to the state of a new stream (reuses buffer capacity).
+  // Back to the state of a new stream (reuses buffer capacity up to a bound).
   void Reset();
+
+  // Caps one event: once the bytes of an event as received (its lines, terminators, comments)
+  // pass `n`, the framer stops and over() turns true, so an endless line cannot grow its buffers.
+  void set_max_event(uint64_t n) { max_event_ = n; }
+  bool over() const { return over_; }
 
  private:
   void Scan(const char* p, size_t n, int64_t stamp);
@@ -62,6 +67,8 @@ class SseFramer {
   uint8_t bom_matched_ = 0;  // leading bytes matching the BOM so far
   bool bom_done_ = false;
   bool skip_lf_ = false;  // the previous chunk ended in CR: a leading LF joins it
+  bool over_ = false;     // an event passed max_event_: nothing more is framed
+  uint64_t max_event_ = UINT64_MAX;
 };
 
 // Adds `frameSse(chunks: Buffer[], stamps: BigInt64Array)` to the exports.

@@ -96,6 +96,8 @@ class SseEventDecoder {
   // Feeds one event. Events go to the TS adapter from the first undecided one on: the caller
   // counts them in `out->tail` and keeps their payloads.
   void Event(const DecodeSpec& spec, std::string_view data, int64_t stamp, RecordDecode* out);
+  // Between responses: frees what a huge event grew.
+  void Trim() { doc_.Trim(); }
 
  private:
   // False when the TS adapter must decide this event; `out` is then untouched.

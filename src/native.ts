@@ -56,8 +56,10 @@ export interface EngineOptions {
   threads?: number;
   /** Connections across all threads; 0 or absent: one per request in flight. */
   maxConnections?: number;
-  /** Bytes kept of a body not framed as SSE; beyond it the request fails (default 64 MiB). */
-  maxBodyBytes?: number;
+  /** Body bytes of one response; beyond it the request fails as parse_error (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** Bytes of one SSE event as received; beyond it the request fails as parse_error (default 16 MiB). */
+  maxEventBytes?: number;
   /**
    * How hard the I/O threads ask to run promptly (native/engine_sched.h): realtime (default; SCHED_FIFO
    * while lightly loaded, where allowed), raised (short slice, nice -10), normal.

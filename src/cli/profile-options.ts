@@ -62,6 +62,16 @@ export const profileOptions: Record<string, Options> = {
     group: G_LOAD,
     describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; stamps stay recv-time, the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
   },
+  'max-response-bytes': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `a response body larger than this many bytes ends as a parse_error record and its memory is freed (default ${DEFAULTS.max_response_bytes}, 64 MiB; at most 1 GiB)`,
+  },
+  'max-event-bytes': {
+    type: 'number',
+    group: G_LOAD,
+    describe: `one SSE event larger than this many bytes ends its request as a parse_error record (default ${DEFAULTS.max_event_bytes}, 16 MiB; at most --max-response-bytes)`,
+  },
   'record-workers': {
     type: 'number',
     group: G_LOAD,

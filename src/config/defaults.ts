@@ -14,6 +14,9 @@ export const MAX_READ_COALESCE_US = 10_000;
  * V8's string limit and no server could take it; a larger value is bad input.
  */
 export const MAX_PROMPT_TOKENS = 10_000_000;
+/** The bounds of --max-response-bytes and --max-event-bytes (the native engine keeps 32-bit offsets). */
+export const MIN_SIZE_CAP = 1024;
+export const MAX_SIZE_CAP = 1024 * 1024 * 1024;
 
 export const DEFAULTS = {
   model: 'mock-model',
@@ -35,6 +38,10 @@ export const DEFAULTS = {
   transport_threads: 1,
   // Native engine read coalescing, µs (0: eager); the choice is measured in bench/reads.js.
   read_coalesce_us: DEFAULT_READ_COALESCE_US,
+  // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
+  // any real completion, low enough that a runaway server cannot exhaust memory.
+  max_response_bytes: 64 * 1024 * 1024,
+  max_event_bytes: 16 * 1024 * 1024,
   /** Most --record-workers accepted; the default is the cores left to spare (defaultRecordWorkers). */
   record_workers_max: 64,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).

@@ -99,6 +99,10 @@ export interface RunConfig {
   readonly transport_threads: number;
   /** --read-coalesce-us: the native engine's hold-off between looks at its sockets after a read, µs (0: eager). */
   readonly read_coalesce_us: number;
+  /** --max-response-bytes: a response body past this ends as a parse_error record. */
+  readonly max_response_bytes: number;
+  /** --max-event-bytes: one SSE event past this ends its request as a parse_error record. */
+  readonly max_event_bytes: number;
   /** --record-workers: worker threads that count tokens and serialize records.jsonl (run/record-pipeline.ts). */
   readonly record_workers: number;
 

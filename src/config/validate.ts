@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US } from './defaults.js';
+import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US, MAX_SIZE_CAP, MIN_SIZE_CAP } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
@@ -44,6 +44,8 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   transport?: string;
   'transport-threads'?: number;
   'read-coalesce-us'?: number;
+  'max-response-bytes'?: number;
+  'max-event-bytes'?: number;
   'record-workers'?: number;
   'per-chunk-usage'?: boolean;
   'usage-discrepancy-threshold'?: number;
@@ -167,14 +169,25 @@ function transportSettings(
   f: ProfileFlags,
   url: string | null,
   env: NodeJS.ProcessEnv,
-): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us'> {
+): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
   const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
   const read_coalesce_us = intAtLeast('read-coalesce-us', f['read-coalesce-us'], 0, DEFAULTS.read_coalesce_us);
   if (read_coalesce_us > MAX_READ_COALESCE_US) bad('read-coalesce-us', `must be at most ${MAX_READ_COALESCE_US}, got ${read_coalesce_us}`);
   if (url !== null) chooseTransport(transport, url, env);
-  return { transport, transport_threads, read_coalesce_us };
+  const max_response_bytes = sizeCap('max-response-bytes', f['max-response-bytes'], DEFAULTS.max_response_bytes);
+  const max_event_bytes = sizeCap('max-event-bytes', f['max-event-bytes'], Math.min(DEFAULTS.max_event_bytes, max_response_bytes));
+  if (max_event_bytes > max_response_bytes)
+    bad('max-event-bytes', `must be at most --max-response-bytes (${max_response_bytes}), got ${max_event_bytes}`);
+  return { transport, transport_threads, read_coalesce_us, max_response_bytes, max_event_bytes };
+}
+
+/** --max-response-bytes, --max-event-bytes: an integer number of bytes within [MIN_SIZE_CAP, MAX_SIZE_CAP]. */
+function sizeCap(flag: string, v: number | undefined, dflt: number): number {
+  const n = intAtLeast(flag, v, MIN_SIZE_CAP, dflt);
+  if (n > MAX_SIZE_CAP) bad(flag, `must be at most ${MAX_SIZE_CAP} (1 GiB), got ${n}`);
+  return n;
 }
 
 /** The metric catalogue's settings: thresholds, goodput SLOs, network RTT calibration, trace display. */

@@ -16,13 +16,15 @@
 // one-time warning.
 import type { SpecDecodeRecord } from '../records/types.js';
 import { warnOnce } from '../warnings.js';
+import { MAX_USAGE_COUNT } from './usage.js';
 
 type Obj = Record<string, unknown>;
 
 export type SpecDecodeChunk = { kind: 'steps'; drafted: number[]; accepted: number[] } | { kind: 'totals'; record: SpecDecodeRecord };
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+// Up to MAX_USAGE_COUNT, as usage counts: a larger one is no real server's and would overflow the metrics.
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_USAGE_COUNT;
 
 function reject(source: string, why: string): null {
   warnOnce(`spec_decode:${source}`, `ignoring the server's ${source} speculative-decoding stats: ${why} (warned once)`);

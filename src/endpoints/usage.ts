@@ -1,6 +1,8 @@
 // Server-reported usage, read defensively and normalised across vendors. A field of the wrong type
-// (a string, a negative or fractional count, NaN) is "no value" for that response, with one warning
-// per field per run; the record and the run go on.
+// (a string, a negative or fractional count, NaN) or out of range (a count above MAX_USAGE_COUNT,
+// seconds above MAX_USAGE_SECONDS: no real response is that large, and such values would overflow
+// the metrics derived from them) is "no value" for that response, with one warning per field per
+// run; the record and the run go on.
 //
 // Field map (the first present synonym wins, as in AIPerf's vendor usage reference):
 //   prompt_tokens        prompt_tokens | input_tokens (Anthropic) | promptTokenCount (Gemini) | inputTokens (Bedrock)
@@ -40,6 +42,11 @@ const CACHE_MISS_KEYS = ['prompt_cache_miss_tokens'];
 const AUDIO_SECONDS_KEYS = ['prompt_audio_seconds'];
 const TOOL_USE_KEYS = ['toolUsePromptTokenCount'];
 
+/** The largest usage count taken as real (a billion tokens in one response; context windows are ~10^7). */
+export const MAX_USAGE_COUNT = 1e9;
+/** The largest usage duration taken as real, in seconds (about 115 days). */
+export const MAX_USAGE_SECONDS = 1e7;
+
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -56,9 +63,10 @@ function describe(v: unknown): string {
  */
 function checked(v: unknown, kind: Kind, outer: string, inner?: string): number | null {
   if (v === null) return null;
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && (kind === 'seconds' || Number.isInteger(v))) return v;
+  const max = kind === 'count' ? MAX_USAGE_COUNT : MAX_USAGE_SECONDS;
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max && (kind === 'seconds' || Number.isInteger(v))) return v;
   const path = inner === undefined ? `usage.${outer}` : `usage.${outer}.${inner}`;
-  const want = kind === 'count' ? 'a non-negative integer' : 'a non-negative number';
+  const want = kind === 'count' ? `a non-negative integer up to ${max}` : `a non-negative number up to ${max}`;
   warnOnce(
     `usage:${path}`,
     `the server's usage field '${path}' is ${describe(v)}, expected ${want}; that metric has no value for such responses (warned once)`,

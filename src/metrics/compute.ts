@@ -1,6 +1,7 @@
 // Evaluates the registry: the run summary over the profiling phase (one record's metrics:
 // record-metrics.ts). The metric functions stay pure; the gating rules live here, once.
 import type { MetricValue, ProcessedRecord } from '../records/types.js';
+import { warnOnce } from '../warnings.js';
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './core/registry.js';
 import { histogramStats } from './core/stats.js';
@@ -164,6 +165,14 @@ function runInput(
     else succeeded++;
     current = r;
     forEachRecordValue(r, errorOnly, record);
+  }
+  for (const [tag, h] of histograms) {
+    if (h.skipped > 0) {
+      warnOnce(
+        `histogram:${tag}`,
+        `metric '${tag}': ${h.skipped} value(s) NaN, infinite or too large to record (2^62 once scaled) were left out of its distribution (warned once)`,
+      );
+    }
   }
   const distributions = new RecordValueLists(profiling, [...defs.keys()], errorOnly);
   return { distributions, histograms, succeeded, errored, cancelled, min_start_ns: minStart, max_response_ns: maxResponse };

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { boundedCount } from './bounded.js';
 import { loadTokenizer } from './load.js';
 
 export type CounterKind = 'tiktoken-cl100k' | 'huggingface';
@@ -118,7 +119,7 @@ function tiktokenCounter(enc: TiktokenEncoding): TokenCounter {
   return {
     kind: 'tiktoken-cl100k',
     // 'all': special-token text counts as the one token @huggingface/tokenizers makes of it.
-    count: (text) => (text.length === 0 ? 0 : enc.encode(text, 'all').length),
+    count: (text) => (text.length === 0 ? 0 : boundedCount((t) => enc.encode(t, 'all').length, text)),
     free: () => enc.free(),
   };
 }

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { TokenizerLoadError } from '../errors.js';
+import { boundedCount } from './bounded.js';
 import { DEFAULT_TOKENIZER_PACKAGE, resolveTokenizerSpec, type ResolvedTokenizer } from './resolve.js';
 import type { TextTokenizer } from './types.js';
 
@@ -59,7 +60,7 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
   const encode = (text: string): number[] => tok.encode(text, { add_special_tokens: false }).ids;
   return {
     encode,
-    count: (text: string): number => (text.length === 0 ? 0 : encode(text).length),
+    count: (text: string): number => (text.length === 0 ? 0 : boundedCount((t) => encode(t).length, text)),
     decode: (ids: number[]): string => tok.decode(ids),
   };
 }

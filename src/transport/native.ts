@@ -6,7 +6,7 @@
 import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
-import type { PreparedRequest, StreamDecode, Transport } from './types.js';
+import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -23,6 +23,8 @@ export interface NativeTransportOptions {
   readCoalesceUs?: number;
   /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
   decode?: StreamDecode;
+  /** --max-response-bytes, --max-event-bytes (the engine's defaults when absent). */
+  limits?: SizeLimits;
 }
 
 interface Pending {
@@ -102,6 +104,7 @@ export class NativeTransport implements Transport {
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
             readCoalesceUs: opts.readCoalesceUs ?? 0,
+            ...(opts.limits ? { maxResponseBytes: opts.limits.maxResponseBytes, maxEventBytes: opts.limits.maxEventBytes } : {}),
             ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
           },
           (batch) => this.onRecords(batch),

@@ -6,8 +6,9 @@ import net from 'node:net';
 import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
 import { NativeTransport } from './native.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { RunConfig } from '../config/types.js';
-import type { StreamDecode, Transport } from './types.js';
+import type { SizeLimits, StreamDecode, Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
 
 export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
@@ -25,6 +26,8 @@ export interface TransportSettings {
   readCoalesceUs?: number;
   /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
   decode?: StreamDecode;
+  /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
+  limits?: SizeLimits;
 }
 
 export interface TransportChoice {
@@ -136,6 +139,7 @@ export async function createTransport(
     connections: settings.connections,
     requestTimeoutMs: settings.requestTimeoutMs,
     decode: settings.decode,
+    limits: settings.limits,
   };
   if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
   const address = await resolveTarget(settings.baseUrl);
@@ -147,7 +151,8 @@ export async function createTransport(
 
 /** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */
 export async function openTransport(
-  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> & Partial<Pick<RunConfig, 'read_coalesce_us'>>,
+  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> &
+    Partial<Pick<RunConfig, 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'>>,
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
@@ -160,6 +165,10 @@ export async function openTransport(
     requestTimeoutMs: cfg.request_timeout_s * 1000,
     threads: cfg.transport_threads ?? 1,
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
+    limits: {
+      maxResponseBytes: cfg.max_response_bytes ?? DEFAULTS.max_response_bytes,
+      maxEventBytes: cfg.max_event_bytes ?? DEFAULTS.max_event_bytes,
+    },
     // SERVEBENCH_JS_DECODE=1: every payload through the endpoint adapter in JS (comparisons, diagnosis).
     decode: process.env.SERVEBENCH_JS_DECODE === '1' ? undefined : decode,
   });

@@ -10,6 +10,12 @@ export interface StreamDecode {
   keepPayloads: boolean;
 }
 
+/** Caps on what one response may make the client hold (--max-response-bytes, --max-event-bytes). */
+export interface SizeLimits {
+  maxResponseBytes: number;
+  maxEventBytes: number;
+}
+
 export interface PreparedRequest {
   /** Path appended to the target's base URL. */
   path: string;

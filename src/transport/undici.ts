@@ -3,6 +3,7 @@
 // SSE framing of the buffered chunks happens in one native call per response.
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { DEFAULTS } from '../config/defaults.js';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
 import { transportError } from './classify.js';
@@ -10,7 +11,8 @@ import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
 import { UndiciTracer } from './undici-trace.js';
-import type { PreparedRequest, StreamDecode, Transport } from './types.js';
+import { SizeGuard } from './size-guard.js';
+import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
   baseUrl: string;
@@ -21,6 +23,8 @@ export interface UndiciTransportOptions {
   trace?: boolean;
   /** Decode SSE payloads natively (RawRecord.decoded). */
   decode?: StreamDecode;
+  /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
+  limits?: SizeLimits;
 }
 
 interface InFlight {
@@ -35,6 +39,7 @@ export class UndiciTransport implements Transport {
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
   private readonly decoder: SseDecoder | null;
+  private readonly limits: SizeLimits;
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
@@ -42,6 +47,7 @@ export class UndiciTransport implements Transport {
     this.basePath = u.pathname.replace(/\/+$/, '');
     this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
+    this.limits = opts.limits ?? { maxResponseBytes: DEFAULTS.max_response_bytes, maxEventBytes: DEFAULTS.max_event_bytes };
     this.pool = new Pool(this.origin, {
       connections: opts.connections,
       pipelining: 1,
@@ -63,6 +69,10 @@ export class UndiciTransport implements Transport {
       let controller: Dispatcher.DispatchController | null = null;
       let pendingAbort: Error | null = null;
       let done = false;
+      let guard: SizeGuard | null = null;
+      // Set when the response passed a cap: the record's error, its chunks dropped.
+      let overCap: RecordError | null = null;
+      const limits = this.limits;
       // Traces are matched to undici's events by X-Request-ID; a request without one is not traced.
       const requestId = req.headers['x-request-id'];
       const traceState = this.tracer && requestId ? this.tracer.begin(requestId) : null;
@@ -102,17 +112,28 @@ export class UndiciTransport implements Transport {
         onResponseStart(_ctrl, statusCode) {
           // 1xx informational responses may precede the real one; keep the last.
           status = statusCode;
+          guard = new SizeGuard(limits, req.streaming && statusCode >= 200 && statusCode < 300);
         },
-        onResponseData(_ctrl, chunk) {
-          stamps.push(process.hrtime.bigint());
-          chunks.push(chunk);
+        onResponseData(ctrl, chunk) {
+          if (overCap) return;
+          const stamp = process.hrtime.bigint();
           bytesReceived += chunk.length;
+          overCap = guard?.add(chunk) ?? null;
+          if (overCap) {
+            // Free what was held now; the record keeps the sizes, not the bytes.
+            chunks.length = 0;
+            stamps.length = 0;
+            ctrl.abort(new Error(overCap.message));
+            return;
+          }
+          stamps.push(stamp);
+          chunks.push(chunk);
         },
         onResponseEnd() {
           finish(stamps.length > 0 ? stamps.view()[stamps.length - 1] : process.hrtime.bigint(), null);
         },
         onResponseError(_ctrl, err) {
-          finish(process.hrtime.bigint(), transportError(err, status));
+          finish(process.hrtime.bigint(), overCap ? { ...overCap, http_status: status } : transportError(err, status));
         },
       };
 

@@ -159,6 +159,24 @@ await bad.close();
 server.close();
 for (const s of server.connections ?? []) s.destroy();
 
+// 2b. The size caps: an endless line passes --max-event-bytes, many small events --max-response-bytes.
+const sizeServer = net.createServer((s) => {
+  s.on('error', () => {});
+  s.once('data', () => {
+    s.write('HTTP/1.1 200 OK\\r\\ncontent-type: text/event-stream\\r\\ntransfer-encoding: chunked\\r\\n\\r\\n');
+    const piece = s.remotePort % 2 ? 'data: {"choices":[{"delta":{"content":"x"}}]}\\n\\n'.repeat(200) : 'a'.repeat(8000);
+    const pump = () => { while (!s.destroyed && s.write(piece.length.toString(16) + '\\r\\n' + piece + '\\r\\n')); if (!s.destroyed) s.once('drain', pump); };
+    pump();
+  });
+});
+await new Promise((r) => sizeServer.listen(0, '127.0.0.1', r));
+const capped = new NativeTransport({ baseUrl: \`http://127.0.0.1:\${sizeServer.address().port}\`, address: '127.0.0.1', connections: 4, requestTimeoutMs: 5000, threads: 1, limits: { maxResponseBytes: 1 << 16, maxEventBytes: 4096 }, decode: { spec: chatAdapter.decodeSpec, keepPayloads: false } });
+const over = await Promise.all(Array.from({ length: 12 }, () => capped.send(credit(), req())));
+if (!over.every((r) => r.error?.type === 'parse_error' && /^(event over 4096|response over 65536) bytes/.test(r.error.message))) fail(\`a size cap was not applied: \${JSON.stringify(over.map((r) => r.error))}\`);
+await capped.close();
+sizeServer.close();
+for (const s of sizeServer.connections ?? []) s.destroy();
+
 // 3. The parser, framer and decoder bindings on random input.
 const decoder = new SseDecoder(chatAdapter.decodeSpec);
 const pieces = ['data: ', '{"choices":[{"delta":{"content":"', '\\\\u00e9', '\\\\ud800', '"}}]}', '\\n\\n', 'NaN', '{"usage":{"a":1}', '[', ']', ',', ':', '"', '\\\\', '中'];

@@ -7,7 +7,7 @@
 // its values are kept to a millionth of a unit: at the default 3 significant digits a percentile
 // is within 0.1 % of the exact value for any value ≥ 0.0005 of its unit (below that, rounding to
 // the millionth dominates). The exact statistics (avg/min/max/std/sum) are kept before rounding.
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError, NativeArgumentError } from '../../errors.js';
 import { callNative, native, type NativeHistogram } from '../../native.js';
 import { decodeCompressed, encodeCompressed } from './histogram-codec.js';
 import type { BaseUnit } from './units.js';
@@ -44,6 +44,8 @@ export interface MetricHistogramOptions {
 
 /** Values are staged in JS and handed to C++ in batches of this many (one native call each). */
 const STAGE = 4096;
+/** The native histogram refuses a value at or above this once scaled (native/hdr.h kMaxValue). */
+const HDR_LIMIT = 2 ** 62;
 
 export function checkSignificantDigits(digits: unknown, what = 'significant digits'): number {
   if (typeof digits !== 'number' || !Number.isInteger(digits) || digits < MIN_SIGNIFICANT_DIGITS || digits > MAX_SIGNIFICANT_DIGITS) {
@@ -125,6 +127,7 @@ export class MetricHistogram {
   readonly significantDigits: number;
   private readonly pos: Recorder;
   private neg: Recorder | null = null;
+  private skippedValues = 0;
 
   constructor(unit: BaseUnit, opts: MetricHistogramOptions = {}, from?: { pos: NativeHistogram; neg?: NativeHistogram }) {
     const scale = opts.scale ?? histogramScale(unit);
@@ -140,11 +143,24 @@ export class MetricHistogram {
     if (from?.neg) this.neg = new Recorder(from.neg, scale);
   }
 
-  /** Records one value (base units); any sign. */
+  /**
+   * Values left out because they could not be recorded: NaN, infinite, or beyond the histogram's
+   * range once scaled (2^62). One such value must not cost the run its summary (the caller warns).
+   */
+  get skipped(): number {
+    return this.skippedValues;
+  }
+
+  /** Whether `value` can be recorded; counts it in `skipped` when not. */
+  private recordable(value: number): boolean {
+    if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) * this.scale < HDR_LIMIT) return true;
+    this.skippedValues++;
+    return false;
+  }
+
+  /** Records one value (base units); any sign. An unrecordable one is counted in `skipped`. */
   add(value: number): void {
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new InvalidArgumentError(`histogram value: expected a finite number, got ${String(value)}`);
-    }
+    if (!this.recordable(value)) return;
     if (value >= 0) this.pos.add(value);
     else this.negative().add(-value);
   }
@@ -154,23 +170,30 @@ export class MetricHistogram {
    * count, mean, std and percentiles weigh it that many times (GuideLLM's token weighting).
    */
   addWeighted(value: number, weight: number): void {
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new InvalidArgumentError(`histogram value: expected a finite number, got ${String(value)}`);
-    }
     if (!Number.isInteger(weight) || weight < 0 || weight > Number.MAX_SAFE_INTEGER) {
       throw new InvalidArgumentError(`histogram weight: expected a whole number ≥ 0, got ${String(weight)}`);
     }
+    if (!this.recordable(value)) return;
     if (value >= 0) this.pos.addWeighted(value, weight);
     else this.negative().addWeighted(-value, weight);
   }
 
   /**
-   * Records a column of non-negative values in one native call, all or nothing: a NaN, an infinity
-   * or a value ≥ 2^62 after scaling throws NativeArgumentError (code SB_NATIVE_BAD_ARG) and records none.
-   * A negative value is recorded as 0 and counted in `clamped` (use add() for signed values).
+   * Records a column of non-negative values in one native call. A NaN, an infinity or a value ≥ 2^62
+   * after scaling is left out and counted in `skipped` (the native call refuses the whole column, so
+   * only then is it filtered). A negative value is recorded as 0 and counted in `clamped` (use add()
+   * for signed values).
    */
   addAll(values: Float64Array | BigInt64Array): void {
-    callNative(() => this.pos.native.recordValues(values, this.scale));
+    try {
+      callNative(() => this.pos.native.recordValues(values, this.scale));
+    } catch (err) {
+      if (!(err instanceof NativeArgumentError)) throw err;
+      const keep = new Float64Array(values.length);
+      let n = 0;
+      for (const v of values) if (this.recordable(Number(v))) keep[n++] = Number(v);
+      callNative(() => this.pos.native.recordValues(keep.subarray(0, n), this.scale));
+    }
   }
 
   get count(): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { quoteNonFiniteTokens } from '../../../src/endpoints/lenient-json.js';
-import { parseUsage, usageOfPayload } from '../../../src/endpoints/usage.js';
+import { MAX_USAGE_COUNT, MAX_USAGE_SECONDS, parseUsage, usageOfPayload } from '../../../src/endpoints/usage.js';
 import { captureWarnings } from '../../helpers/warnings.js';
 
 const warnings = captureWarnings();
@@ -125,6 +125,25 @@ describe('parseUsage: values of the wrong type', () => {
         field,
       ).toBe(true);
     }
+  });
+
+  it('a value out of range (a count above MAX_USAGE_COUNT, seconds above MAX_USAGE_SECONDS) is treated alike', () => {
+    const u = parseUsage({
+      prompt_tokens: 1e300,
+      completion_tokens: 1e11,
+      total_tokens: MAX_USAGE_COUNT,
+      prompt_tokens_details: { cached_tokens: MAX_USAGE_COUNT + 1 },
+      prompt_audio_seconds: MAX_USAGE_SECONDS * 2,
+    })!;
+    expect(u.prompt_tokens).toBeNull();
+    expect(u.completion_tokens).toBeNull();
+    expect(u.total_tokens).toBe(MAX_USAGE_COUNT);
+    expect(u.prompt_cache_read_tokens ?? null).toBeNull();
+    expect(u.prompt_audio_seconds ?? null).toBeNull();
+    expect(warnings).toHaveLength(4);
+    expect(warnings.find((w) => w.includes("'usage.completion_tokens'"))).toMatch(
+      /is 100000000000, expected a non-negative integer up to 1000000000/,
+    );
   });
 
   it('warns once per field however many responses repeat it', () => {

@@ -112,12 +112,16 @@ describe('nativeError', () => {
 });
 
 describe('real native failures, through the wrappers', () => {
-  it('Histogram: a value it refuses (NaN) is a NativeArgumentError', () => {
-    const h = new MetricHistogram('ns');
-    const e = thrown(() => h.addAll(Float64Array.of(1, Number.NaN)));
+  it('Histogram: a value it refuses (NaN) is a NativeArgumentError; MetricHistogram then records the rest', () => {
+    const raw = callNative(() => new native.Histogram(3));
+    const e = thrown(() => callNative(() => raw.recordValues(Float64Array.of(1, Number.NaN), 1)));
     expectClass(e, NativeArgumentError, 'SB_NATIVE_BAD_ARG', /^Histogram\.recordValues: values\[1\]/);
     expect(e).toBeInstanceOf(TypeError);
-    expect(h.count).toBe(0); // all or nothing
+    expect(raw.count).toBe(0); // all or nothing
+    // The wrapper never lets one such value cost a summary: it leaves it out and counts it.
+    const h = new MetricHistogram('ns');
+    h.addAll(Float64Array.of(1, Number.NaN));
+    expect([h.count, h.skipped]).toEqual([1, 1]);
   });
 
   it('HDR decode: a well-formed envelope around a payload the C++ decoder refuses is a HistogramDecodeError', () => {
