@@ -27,6 +27,7 @@ import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/b
 import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 import { servebenchVersion } from '../version.js';
+import { writeRunReport } from './report.js';
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -221,6 +222,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       ...env.extra,
     },
   });
+  writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
   return { dir: env.dir, mode, summary, result, firstError };
 }

@@ -1,0 +1,115 @@
+// report.html in a real browser (Debian's chromium through playwright-core): the report a mock run
+// writes, a 3-point sweep's, and a 2-run overlay's each load from file:// with no console error and
+// no network request, and draw every expected chart, non-empty, with the right number of series.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, visitReport, type PageVisit } from '../helpers/browser.js';
+import { runCli, tmpDir } from '../helpers/cli.js';
+
+const DIST = ['time_to_first_token', 'inter_token_latency', 'request_latency', 'output_token_throughput_per_user'].flatMap((t) => [
+  `cdf-${t}`,
+  `hist-${t}`,
+]);
+
+function expectCharts(v: PageVisit, expected: Record<string, number>): void {
+  expect(v.consoleErrors).toEqual([]);
+  expect(v.requests).toEqual([]);
+  expect(Object.fromEntries(v.charts.map((c) => [c.id, c.series]))).toEqual(expected);
+  for (const c of v.charts) {
+    expect(c.declared, c.id).toBe(c.series);
+    expect(c.points, `${c.id} has data`).toBeGreaterThan(0);
+    expect(c.painted, `${c.id} is painted`).toBeGreaterThan(1000);
+  }
+  expect(fs.statSync(v.screenshot).size).toBeGreaterThan(10_000);
+}
+
+describe('report.html in chromium', () => {
+  const root = tmpDir('servebench-report-');
+  const run = path.join(root, 'run');
+  const sweep = path.join(root, 'sweep');
+  let browser: Browser;
+  const common = ['--mock-ttft-ms', '5', '--mock-itl-ms', '2', '--isl', '16', '--osl', '8', '--ui', 'none'];
+
+  beforeAll(async () => {
+    const [a, b] = await Promise.all([
+      runCli(['profile', ...common, '--concurrency', '4', '--request-count', '60', '--artifact-dir', run], { timeoutMs: 90_000 }),
+      runCli(['profile', ...common, '--concurrency', '1,2,4', '--request-count', '12', '--artifact-dir', sweep], { timeoutMs: 90_000 }),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('a run: its profile wrote report.html; `report` rebuilds the same page from the exports alone', async () => {
+    const file = path.join(run, 'report.html');
+    const rebuilt = path.join(root, 'rebuilt.html');
+    const r = await runCli(['report', run, '-o', rebuilt]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(rebuilt, 'utf8')).toBe(fs.readFileSync(file, 'utf8'));
+    const v = await visitReport(browser, file, 'run');
+    expect(v.kind).toBe('run');
+    expectCharts(v, {
+      ...Object.fromEntries(DIST.map((id) => [id, 1])),
+      'scatter-ttft': 3,
+      'scatter-latency': 3,
+      throughput: 2,
+      concurrency: 2,
+    });
+    const html = fs.readFileSync(file, 'utf8');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet[^>]+href=|https?:\/\/cdn/i);
+    expect(html).toContain('servebench 0.1.0');
+  });
+
+  it('a 3-point sweep: the Pareto plots and the points overlaid', async () => {
+    const v = await visitReport(browser, path.join(sweep, 'report.html'), 'sweep');
+    expect(v.kind).toBe('sweep');
+    expectCharts(v, {
+      'pareto-ttft': 1,
+      'pareto-itl': 1,
+      'pareto-per-user': 1,
+      ...Object.fromEntries(DIST.map((id) => [id, 3])),
+    });
+    for (const p of fs.readdirSync(sweep).filter((d) => d.startsWith('point-')))
+      expect(fs.existsSync(path.join(sweep, p, 'report.html'))).toBe(true);
+  });
+
+  it('a 2-run overlay: one series per run (and one for every run’s failures)', async () => {
+    const out = path.join(root, 'overlay.html');
+    const point = path.join(
+      sweep,
+      fs.readdirSync(sweep).find((d) => d.startsWith('point-03'))!,
+    );
+    const r = await runCli(['report', run, point, '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const v = await visitReport(browser, out, 'overlay');
+    expect(v.kind).toBe('overlay');
+    expectCharts(v, {
+      ...Object.fromEntries(DIST.map((id) => [id, 2])),
+      'scatter-ttft': 3,
+      'scatter-latency': 3,
+      throughput: 4,
+      concurrency: 4,
+    });
+  });
+
+  it('bad input: a folder without exports, a corrupt export: one line, exit 2', async () => {
+    const empty = tmpDir();
+    const corrupt = tmpDir();
+    fs.writeFileSync(path.join(corrupt, 'profile_export.json'), '{ not json');
+    const [a, b] = await Promise.all([runCli(['report', empty]), runCli(['report', run, corrupt, '-o', path.join(root, 'x.html')])]);
+    for (const [res, re] of [
+      [a, /no profile_export\.json/],
+      [b, /profile_export\.json: not valid JSON/],
+    ] as const) {
+      expect(res.code).toBe(2);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(re);
+    }
+  });
+});
