@@ -9,6 +9,7 @@ interface CompareFlags {
   metrics?: string;
   'fail-on-regression'?: number;
   'noise-floor': number;
+  html?: string;
 }
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -37,6 +38,7 @@ export const compareCommand: CommandModule<object, CompareFlags> = {
           describe: 'comma-separated, e.g. ttft_p99,itl_avg,output_token_throughput (default: the main latencies and throughputs)',
         },
         'fail-on-regression': { type: 'number', describe: 'exit 3 when a metric gets worse by more than PCT % and beyond noise' },
+        html: { type: 'string', describe: 'also write the runs overlaid in one report.html, with this table, to FILE' },
         'noise-floor': { type: 'number', default: 2, describe: 'changes under PCT % are within noise (0: the tests alone decide)' },
       }),
   handler: async (argv) => {
@@ -51,6 +53,7 @@ export const compareCommand: CommandModule<object, CompareFlags> = {
       metrics: argv.metrics,
       failOnRegressionPct: percent('fail-on-regression', argv['fail-on-regression']) ?? null,
       noiseFloorPct: percent('noise-floor', argv['noise-floor'])!,
+      html: argv.html,
     });
   },
 };

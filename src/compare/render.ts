@@ -32,6 +32,11 @@ function rowCells(r: MetricRow): string[] {
   return out;
 }
 
+/** The comparison as columns and rows of text (for the HTML report). */
+export function comparisonCells(c: Comparison): { columns: string[]; rows: string[][]; notes: string[] } {
+  return { columns: header(c), rows: c.rows.map(rowCells), notes: [...configLines(c), ...notes(c)] };
+}
+
 function notes(c: Comparison): string[] {
   const out = [
     `↑ larger is better, ↓ smaller is better. Verdicts at 95 %: percentiles by ${TESTS.percentile}; means by ${TESTS.mean}; throughputs by ${TESTS.batch}; the error rate by ${TESTS.proportion}.`,

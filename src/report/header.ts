@@ -22,7 +22,7 @@ export function redactForPage(config: unknown): unknown {
   const headers = obj(out.headers);
   if (headers) out.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, isSecretHeader(k) ? REDACTED : v]));
   for (const k of ['url', 'resolved_url']) {
-    if (typeof out[k] === 'string') out[k] = (out[k]).replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
+    if (typeof out[k] === 'string') out[k] = out[k].replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
   }
   return out;
 }

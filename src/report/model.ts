@@ -63,6 +63,8 @@ export interface ReportModel {
   /** What the page could not show, and why (no records.jsonl, no GPU samples, …). */
   notes: string[];
   sections: ReportSection[];
+  /** `compare --html`: the comparison table, as printed. */
+  comparison?: { columns: string[]; rows: string[][]; notes: string[] };
 }
 
 /** Colours for runs and series, distinguishable and readable on white. */

@@ -44,6 +44,7 @@ table.runs { border-collapse: collapse; font-size: 13px; } table.runs td, table.
 .warnings li, .notes li { margin: 2px 0; } .notes { color: #555; font-size: 13px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(540px, 1fr)); gap: 8px 20px; }
 figure { margin: 12px 0; min-width: 0; } figcaption { color: #444; font-size: 13px; margin-top: 2px; } .note { color: #777; font-size: 12px; margin: 2px 0; }
+td.worse { background: #fde0dc; font-weight: 600; } td.better { background: #e3f4e1; }
 pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 360px; font-size: 12px; }
 `;
 
@@ -65,6 +66,15 @@ function runRow(r: RunHeader): string {
 
 function figure(c: ChartSpec): string {
   return `<figure data-chart="${escapeHtml(c.id)}" data-series="${c.series.length}"><h3>${escapeHtml(c.title)}</h3><div class="chart"></div><figcaption>${escapeHtml(c.caption)}</figcaption>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
+}
+
+function comparisonTable(c: NonNullable<ReportModel['comparison']>): string {
+  const head = `<tr>${c.columns.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
+  const rows = c.rows.map(
+    (r) =>
+      `<tr>${r.map((x) => `<td class="${x === 'worse' ? 'worse' : x === 'better' ? 'better' : ''}">${escapeHtml(x)}</td>`).join('')}</tr>`,
+  );
+  return `<section><h2>Comparison (first run = baseline)</h2><table class="runs compare">${head}${rows.join('')}</table>${list('notes', c.notes)}</section>`;
 }
 
 function list(cls: string, items: readonly string[]): string {
@@ -101,6 +111,7 @@ export function renderPage(model: ReportModel): string {
 ${warnings}
 ${configs}
 ${list('notes', model.notes)}
+${model.comparison ? comparisonTable(model.comparison) : ''}
 ${sections}
 <script type="application/json" id="report-data">${inlineJson(model)}</script>
 <script>${inlineScript(js)}</script>

@@ -8,6 +8,7 @@ import { distinctLabels, readRunExports, readSweepSummary, type RunExports } fro
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { servebenchVersion } from '../version.js';
 import { buildReport, type ReportInput } from './build.js';
+import type { ReportModel } from './model.js';
 import { renderPage } from './page.js';
 
 export const REPORT_HTML = 'report.html';
@@ -48,9 +49,11 @@ export function reportInput(paths: readonly string[]): ReportInput {
   return { kind: 'overlay', runs: labelled(paths) };
 }
 
-/** Builds and writes the page; returns its size in bytes. */
-export function writeReport(input: ReportInput, file: string): number {
-  const html = renderPage(buildReport(input, defaultRegistry(), servebenchVersion()));
+/** Builds and writes the page (with `compare`'s table, for compare --html); returns its size in bytes. */
+export function writeReport(input: ReportInput, file: string, comparison?: ReportModel['comparison']): number {
+  const model = buildReport(input, defaultRegistry(), servebenchVersion());
+  if (comparison) model.comparison = comparison;
+  const html = renderPage(model);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, html);
   return Buffer.byteLength(html);

@@ -98,6 +98,29 @@ describe('report.html in chromium', () => {
     });
   });
 
+  it('compare --html: the same overlay, with the comparison table on top', async () => {
+    const out = path.join(root, 'compare.html');
+    const point = path.join(
+      sweep,
+      fs.readdirSync(sweep).find((d) => d.startsWith('point-01'))!,
+    );
+    const r = await runCli(['compare', run, point, '--metrics', 'ttft_p50,itl_p50', '--html', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const v = await visitReport(browser, out, 'compare');
+    expect(v.kind).toBe('overlay');
+    expect(v.charts).toHaveLength(DIST.length + 4);
+    expectCharts(
+      v,
+      Object.fromEntries(
+        v.charts.map((c) => [c.id, c.id.startsWith('scatter') ? 3 : c.id.startsWith('cdf') || c.id.startsWith('hist') ? 2 : 4]),
+      ),
+    );
+    const html = fs.readFileSync(out, 'utf8');
+    expect(html).toContain('Comparison (first run = baseline)');
+    expect(html).toMatch(/<td[^>]*>Time to First Token p50 \(ms\) ↓<\/td>/);
+    expect(html).toMatch(/Config keys that differ/);
+  });
+
   it('bad input: a folder without exports, a corrupt export: one line, exit 2', async () => {
     const empty = tmpDir();
     const corrupt = tmpDir();
