@@ -66,9 +66,14 @@ export const CLIENT_JS = String.raw`
       hooks: { draw: [function (u) { drawMarks(u, spec.marks); }] }
     };
     var u = new uPlot(opts, spec.data, el);
-    var points = 0;
-    for (var i = 1; i < spec.data.length; i++) for (var j = 0; j < spec.data[i].length; j++) if (spec.data[i][j] !== null) points++;
-    drawn.push({ id: spec.id, series: u.series.length - 1, points: points });
+    var perSeries = [];
+    for (var i = 1; i < spec.data.length; i++) {
+      var n = 0;
+      for (var j = 0; j < spec.data[i].length; j++) if (spec.data[i][j] !== null) n++;
+      perSeries.push(n);
+    }
+    var points = perSeries.reduce(function (a, b) { return a + b; }, 0);
+    drawn.push({ id: spec.id, series: u.series.length - 1, points: points, seriesPoints: perSeries });
   }
   model.sections.forEach(function (s) { s.charts.forEach(render); });
   window.__servebenchReport = { charts: drawn, kind: model.kind, runs: model.runs.length };

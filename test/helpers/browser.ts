@@ -15,6 +15,8 @@ export interface ChartSeen {
   series: number;
   /** Non-null values in the chart's data. */
   points: number;
+  /** The same, per series. */
+  seriesPoints: number[];
   /** Canvas pixels that are not transparent. */
   painted: number;
   /** Series the page's figure says it has (data-series). */
@@ -56,7 +58,9 @@ export async function visitReport(browser: Browser, file: string, shotName: stri
   await page.goto(url);
   await page.waitForSelector('body[data-rendered="true"]', { timeout: 20_000 });
   const seen = await page.evaluate(() => {
-    const w = window as unknown as { __servebenchReport: { charts: { id: string; series: number; points: number }[]; kind: string } };
+    const w = window as unknown as {
+      __servebenchReport: { charts: { id: string; series: number; points: number; seriesPoints: number[] }[]; kind: string };
+    };
     const charts = w.__servebenchReport.charts.map((c) => {
       const fig = document.querySelector(`[data-chart="${c.id}"]`)!;
       const canvas = fig.querySelector('canvas')!;

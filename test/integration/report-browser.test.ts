@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, visitReport, type PageVisit } from '../helpers/browser.js';
-import { runCli, tmpDir } from '../helpers/cli.js';
+import { readJson, runCli, tmpDir } from '../helpers/cli.js';
+import { spawnMock, type SpawnedMock } from '../helpers/mock.js';
 
 const DIST = ['time_to_first_token', 'inter_token_latency', 'request_latency', 'output_token_throughput_per_user'].flatMap((t) => [
   `cdf-${t}`,
@@ -29,21 +30,44 @@ describe('report.html in chromium', () => {
   const root = tmpDir('servebench-report-');
   const run = path.join(root, 'run');
   const sweep = path.join(root, 'sweep');
+  const repeated = path.join(root, 'repeated');
   let browser: Browser;
+  let mock: SpawnedMock;
   const common = ['--mock-ttft-ms', '5', '--mock-itl-ms', '2', '--isl', '16', '--osl', '8', '--ui', 'none'];
 
   beforeAll(async () => {
-    const [a, b] = await Promise.all([
-      runCli(['profile', ...common, '--concurrency', '4', '--request-count', '60', '--artifact-dir', run], { timeoutMs: 90_000 }),
+    // The single run's server fails every 9th request, and the run cancels a tenth on purpose,
+    // so the per-request plots have errors and cancellations to show.
+    mock = await spawnMock(['--ttft-ms', '5', '--itl-ms', '2', '--fail-every', '9']);
+    const single = ['--url', mock.url, '--isl', '16', '--osl', '8', '--ui', 'none', '--request-cancellation-rate', '0.1'];
+    const [a, b, c] = await Promise.all([
+      runCli(
+        [
+          'profile',
+          ...single,
+          '--request-cancellation-delay',
+          '0.004',
+          '--concurrency',
+          '4',
+          '--request-count',
+          '60',
+          '--artifact-dir',
+          run,
+        ],
+        { timeoutMs: 90_000 },
+      ),
       runCli(['profile', ...common, '--concurrency', '1,2,4', '--request-count', '12', '--artifact-dir', sweep], { timeoutMs: 90_000 }),
+      runCli(['profile', ...common, '--num-profile-runs', '2', '--request-count', '10', '--artifact-dir', repeated], { timeoutMs: 90_000 }),
     ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
+    expect(c.code, c.stderr).toBe(0);
     browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
+    await mock?.stop();
   });
 
   it('a run: its profile wrote report.html; `report` rebuilds the same page from the exports alone', async () => {
@@ -61,7 +85,17 @@ describe('report.html in chromium', () => {
       throughput: 2,
       concurrency: 2,
     });
+    // Errors and cancellations are plotted (succeeded, errored, cancelled series each have points), and said in the header.
+    for (const id of ['scatter-ttft', 'scatter-latency'])
+      expect(
+        v.charts.find((c) => c.id === id)!.seriesPoints.every((n) => n > 0),
+        id,
+      ).toBe(true);
+    const counts = readJson(path.join(run, 'profile_export.json')).counts;
+    expect(counts.errored).toBeGreaterThan(0);
+    expect(counts.cancelled).toBeGreaterThan(0);
     const html = fs.readFileSync(file, 'utf8');
+    expect(html).toContain(`${counts.errored} of ${counts.issued} requests errored and ${counts.cancelled} were cancelled`);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet[^>]+href=|https?:\/\/cdn/i);
     expect(html).toContain('servebench 0.1.0');
   });
@@ -96,6 +130,15 @@ describe('report.html in chromium', () => {
       throughput: 4,
       concurrency: 4,
     });
+  });
+
+  it('repeated runs: each run_<i> has its report, and the folder the runs overlaid', async () => {
+    for (const r of ['run_1', 'run_2']) expect(fs.existsSync(path.join(repeated, r, 'report.html'))).toBe(true);
+    const v = await visitReport(browser, path.join(repeated, 'report.html'), 'repeated');
+    expect(v.kind).toBe('overlay');
+    expect(v.consoleErrors).toEqual([]);
+    expect(v.requests).toEqual([]);
+    expect(v.charts.find((c) => c.id === 'cdf-time_to_first_token')!.series).toBe(2);
   });
 
   it('compare --html: the same overlay, with the comparison table on top', async () => {
