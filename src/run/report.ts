@@ -1,5 +1,6 @@
 // `report` wiring, and the report.html every profile run writes (a run, each sweep point and the
 // sweep, each repeated run and their overlay). A report that cannot be written never fails a run.
+import fs from 'node:fs';
 import path from 'node:path';
 import { reportInput, REPORT_HTML, writeFolderReport, writeReport } from '../report/write.js';
 
@@ -10,7 +11,10 @@ export interface ReportRequest {
 
 /** Writes the report of `dirs`; returns its path and size. Bad input throws InvalidFileError (exit 2). */
 export function runReport(req: ReportRequest): { file: string; bytes: number } {
-  const file = req.out ?? (req.dirs.length === 1 ? path.join(req.dirs[0], REPORT_HTML) : REPORT_HTML);
+  const only = req.dirs.length === 1 ? req.dirs[0] : null;
+  // One folder (or one profile_export.json): the report goes beside its exports.
+  const home = only === null ? null : fs.statSync(only, { throwIfNoEntry: false })?.isFile() ? path.dirname(only) : only;
+  const file = req.out ?? (home === null ? REPORT_HTML : path.join(home, REPORT_HTML));
   const bytes = writeReport(reportInput(req.dirs), file);
   return { file, bytes };
 }

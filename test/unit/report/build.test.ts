@@ -97,6 +97,26 @@ describe('report page', () => {
     expect(html).toContain('text/event-stream');
   });
 
+  it('GPU power and energy plots only where GPU samples exist, one series per GPU', () => {
+    const run = bigRun(200);
+    const none = buildReport({ kind: 'run', runs: [run] }, defaultRegistry(), '0.1.0');
+    expect(none.sections.flatMap((s) => s.charts).some((c) => c.id.startsWith('gpu-'))).toBe(false);
+    expect(none.notes.join(' ')).toMatch(/No GPU samples/);
+    const gpu = ['GPU-0', 'GPU-1'].flatMap((g, k) =>
+      Array.from({ length: 50 }, (_, i) => ({ gpu: g, t_s: i * 0.05, power_w: 300 + k * 10 + i, energy_j: 1000 + i * 15 })),
+    );
+    const model = buildReport({ kind: 'run', runs: [{ ...run, gpu }] }, defaultRegistry(), '0.1.0');
+    const charts = model.sections.flatMap((s) => s.charts).filter((c) => c.id.startsWith('gpu-'));
+    expect(charts.map((c) => [c.id, c.series.length])).toEqual([
+      ['gpu-power', 2],
+      ['gpu-energy', 2],
+    ]);
+    // Energy from the first sample on: 0 at the start, 49 × 15 J at the end.
+    const energy = charts[1].data[1].filter((v) => v !== null);
+    expect(energy[0]).toBe(0);
+    expect(energy[energy.length - 1]).toBe(735);
+  });
+
   it('the knee: the point farthest from the chord of the normalised curve', () => {
     // Latency flat, then climbing steeply: the knee is where it turns.
     expect(kneeIndex([100, 200, 300, 340, 350], [10, 11, 13, 40, 120])).toBe(2);
