@@ -99,3 +99,16 @@ export function join(series: ReadonlyArray<{ x: readonly number[]; y: readonly (
   }
   return cols;
 }
+
+/**
+ * Scatter columns: one row per point (x rounded to 6 significant digits, never merged with another
+ * point's), sorted by x, the point's value in its series' column and null in the others.
+ */
+export function stack(series: ReadonlyArray<{ x: readonly number[]; y: readonly (number | null)[] }>): (number | null)[][] {
+  const rows: { x: number; s: number; y: number | null }[] = [];
+  series.forEach((g, s) => g.x.forEach((x, i) => rows.push({ x: Number(x.toPrecision(6)), s, y: round(g.y[i]) })));
+  rows.sort((a, b) => a.x - b.x);
+  const cols: (number | null)[][] = [rows.map((r) => r.x)];
+  for (let s = 0; s < series.length; s++) cols.push(rows.map((r) => (r.s === s ? r.y : null)));
+  return cols;
+}

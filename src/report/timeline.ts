@@ -2,7 +2,7 @@
 // per-request TTFT and latency against start time, coloured by status; throughput and in-flight
 // concurrency in time slices; GPU power and energy. Times are seconds from the profiling start.
 import type { RecordColumns, RunExports } from '../export/read-run.js';
-import { color, join, STATUS_COLORS, type ChartSpec, type SeriesSpec } from './model.js';
+import { color, join, stack, STATUS_COLORS, type ChartSpec, type SeriesSpec } from './model.js';
 
 /** Per-request points beyond this many per run (and per status) are down-sampled, every k-th kept. */
 export const MAX_POINTS_PER_RUN = 4000;
@@ -70,7 +70,7 @@ export function scatterCharts(runs: readonly RunExports[]): ChartSpec[] {
     x: { label: 'request start (s from profiling start)' },
     y: { label: y },
     series,
-    data: join(groups.map((g) => ({ x: g.points.map((p) => p.x), y: g.points.map((p) => value(p.r, p.i)) }))),
+    data: stack(groups.map((g) => ({ x: g.points.map((p) => p.x), y: g.points.map((p) => value(p.r, p.i)) }))),
     marks: [],
     note,
   });
@@ -151,7 +151,7 @@ export function timeSliceCharts(runs: readonly RunExports[]): ChartSpec[] {
     { label: `${second}${rows.length > 1 ? ` ${rows[i].run.label}` : ''}`, color: color(rows[i].index * 2 + 1), kind: 'line', scale: 'y2' },
   ];
   const x = { label: 'time (s from profiling start)' };
-  const note = `Equal time slices per run (${rows.map((r) => r.t!.x.length).join(', ')}), about 10 completed requests each.`;
+  const note = `Time slices per run: ${rows.map((r) => `${r.t!.x.length} of ${Number((r.t!.x[0] * 2).toPrecision(3))} s`).join(', ')} (one per 10 completed requests, at least 10 and at most 100).`;
   return [
     {
       id: 'throughput',

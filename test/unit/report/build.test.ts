@@ -89,6 +89,9 @@ describe('report page', () => {
     const scatter = model.sections.flatMap((s) => s.charts).find((c) => c.id === 'scatter-ttft')!;
     expect(scatter.note).toMatch(new RegExp(`at most ${MAX_POINTS_PER_RUN.toLocaleString('en')} per run and status`));
     expect(scatter.note).toMatch(/big ok: 1 in 3 of 9\d{3} kept/);
+    // Every 3rd success is kept, none merged with another at the same start time.
+    const ok = run.records!.status.filter((s) => s === 'ok').length;
+    expect(scatter.data[1].filter((v) => v !== null).length).toBe(Math.ceil(ok / 3));
     // Every error and cancellation is kept (there are fewer than the limit).
     const errors = scatter.data[2].filter((v) => v !== null).length;
     expect(errors).toBe(run.records!.status.filter((s) => s === 'error').length);
