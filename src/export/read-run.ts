@@ -184,7 +184,9 @@ export function readRunExports(p: string, opts: { records?: boolean } = {}): Run
 }
 
 /** Labels that tell the runs apart: base names, with the parent's added where base names repeat. */
-export function distinctLabels(dirs: readonly string[]): string[] {
+export function distinctLabels(paths: readonly string[]): string[] {
+  // A profile_export.json path is labelled by its folder.
+  const dirs = paths.map((p) => (fs.statSync(p, { throwIfNoEntry: false })?.isFile() ? path.dirname(p) : p));
   const base = dirs.map((d) => path.basename(path.resolve(d)));
   return base.map((b, i) => (base.filter((x) => x === b).length > 1 ? `${path.basename(path.dirname(path.resolve(dirs[i])))}/${b}` : b));
 }
