@@ -49,11 +49,13 @@ function decode(runs: readonly RunExports[], tag: string, factor: number): Decod
 }
 
 function percentileMarks(d: readonly Decoded[]): Mark[] {
-  // One run: p50/p90/p99 in grey shades; several: each run's p99 in its colour, to keep it readable.
+  // One run: p50/p90/p99 in grey shades; several: each run's p50 and p99 in its colour, to stay readable.
   if (d.length === 1)
     return d[0].marks.map((v, k) => ({ axis: 'x', value: round(v)!, label: `p${MARKED[k]}`, color: ['#555', '#888', '#222'][k] }));
   return d.flatMap((r) =>
-    r.marks.map((v, k) => ({ axis: 'x' as const, value: round(v)!, label: `p${MARKED[k]} ${r.run.label}`, color: color(r.index) })),
+    r.marks.flatMap((v, k) =>
+      MARKED[k] === 90 ? [] : [{ axis: 'x' as const, value: round(v)!, label: `p${MARKED[k]} ${r.run.label}`, color: color(r.index) }],
+    ),
   );
 }
 
