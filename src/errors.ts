@@ -4,7 +4,8 @@
 // Exit codes (src/cli/main.ts reports any ServebenchError in one line with its exitCode; anything
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
-// histogram that cannot be read); 130 a third Ctrl-C, quitting without the exports (run-profile.ts).
+// histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 a third
+// Ctrl-C, quitting without the exports (run-profile.ts).
 
 const kServebenchError = Symbol.for('servebench.error');
 
@@ -61,6 +62,14 @@ export class TokenizerLoadError extends ServebenchError {
 export class HistogramDecodeError extends ServebenchError {
   override readonly code = 'SB_HDR_DECODE';
   override readonly exitCode = 2;
+}
+
+// ---- Comparison outcome (exit code 3) ----
+
+/** `compare --fail-on-regression PCT`: a chosen metric got worse beyond PCT and beyond noise (CI gating). */
+export class RegressionError extends ServebenchError {
+  override readonly code = 'SB_REGRESSION';
+  override readonly exitCode = 3;
 }
 
 // ---- Run outcomes and runtime failures (exit code 1) ----

@@ -1,11 +1,19 @@
 // The list of CLI commands, in help order.
 import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
+import { compareCommand } from './compare.js';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
+import { reportCommand } from './report.js';
 import { telemetryCommand } from './telemetry.js';
 
 /** Registers every command on `parser`. One call each, so each command's flags type is checked against its handler. */
 export function addCommands(parser: Argv): Argv {
-  return parser.command(profileCommand).command(analyzeCommand).command(mockCommand).command(telemetryCommand);
+  return parser
+    .command(profileCommand)
+    .command(analyzeCommand)
+    .command(compareCommand)
+    .command(reportCommand)
+    .command(mockCommand)
+    .command(telemetryCommand);
 }

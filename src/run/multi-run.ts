@@ -12,6 +12,7 @@ import type { RunControl } from '../load/control.js';
 import { prepareRun, runOnce } from './run-once.js';
 import type { PreparedRun, RunEnv } from './types.js';
 import { waitUntil } from '../load/timer.js';
+import { writeRunReport } from './report.js';
 
 export interface RepeatedRuns {
   runs: RunOutcomeForAggregate[];
@@ -73,5 +74,7 @@ export async function runRepeated(
     cooldown_seconds: cfg.statistics.profile_run_cooldown_s,
     extra: { interrupted, config: { ...redactConfig(cfg), artifact_dir: env.dir } },
   });
+  // The runs overlaid in one report (each run_<i> has its own too).
+  if (runs.length > 0) writeRunReport(env.dir, env.log);
   return { runs, failed, labels, aggregateFile, interrupted };
 }

@@ -28,6 +28,8 @@ import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
+import { servebenchVersion } from '../version.js';
+import { writeRunReport } from './report.js';
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -201,6 +203,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
     run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
     extra: {
+      servebench_version: servebenchVersion(),
       ...(gpu ? { gpu_telemetry: gpu.section } : {}),
       tokenizer: env.tokenizer.name,
       transport: transport.name,
@@ -220,6 +223,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       ...env.extra,
     },
   });
+  writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
   return { dir: env.dir, mode, summary, result, firstError };
 }

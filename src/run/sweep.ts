@@ -14,6 +14,7 @@ import type { TextTokenizer } from '../tokenizer/types.js';
 import { prepareRun, runOnce } from './run-once.js';
 import { sweepRow, writeSweepSummary } from './sweep-summary.js';
 import type { RunEnv, RunOutcome, SweepPoint, SweepRow } from './types.js';
+import { writeRunReport } from './report.js';
 
 /** numpy.linspace(a, b, n). */
 export function linspace(a: number, b: number, n: number): number[] {
@@ -164,5 +165,6 @@ export async function runSweep(
     }
   }
   await writeSweepSummary(env.dir, rows, { stopped, planned_points: total, sweep: cfg.load.sweep });
+  if (rows.length > 0) writeRunReport(env.dir, env.log);
   return { rows, outcomes, stopped };
 }
