@@ -12,6 +12,7 @@ import type { RunControl } from '../load/control.js';
 import { prepareRun, runOnce } from './run-once.js';
 import type { PreparedRun, RunEnv } from './types.js';
 import { waitUntil } from '../load/timer.js';
+import { secondsToNs } from '../timers.js';
 
 export interface RepeatedRuns {
   runs: RunOutcomeForAggregate[];
@@ -29,7 +30,7 @@ export async function runRepeated(
   first: PreparedRun,
 ): Promise<RepeatedRuns> {
   const n = cfg.statistics.num_profile_runs;
-  const cooldownNs = BigInt(Math.round(cfg.statistics.profile_run_cooldown_s * 1e9));
+  const cooldownNs = BigInt(secondsToNs(cfg.statistics.profile_run_cooldown_s));
   const runs: RunOutcomeForAggregate[] = [];
   const failed: FailedRun[] = [];
   const labels: string[] = [];

@@ -6,6 +6,7 @@
 import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
+import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
 export interface NativeTransportOptions {
@@ -202,7 +203,8 @@ export class NativeTransport implements Transport {
     const ids = new Uint32Array(n);
     const ends = new Uint32Array(n);
     const streaming = new Uint8Array(n);
-    const timeouts = new Float64Array(n).fill(this.opts.requestTimeoutMs);
+    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
+    const timeouts = new Float64Array(n).fill(capWaitMs(this.opts.requestTimeoutMs));
     const targets = new BigInt64Array(n);
     let off = 0;
     for (let i = 0; i < n; i++) {
