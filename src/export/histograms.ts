@@ -1,8 +1,8 @@
 // histograms.json: the profiling phase's HDR histogram of every distribution metric, in
 // HdrHistogram's standard compressed form, so that runs can be merged (decode, merge, re-read
 // percentiles) by servebench or any HdrHistogram library. Values are in base units × scale.
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeArtifact } from './artifact-file.js';
 import type { HistogramExport } from '../metrics/core/histogram.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
 
@@ -27,6 +27,6 @@ export async function writeHistogramsJson(dir: string, summary: MetricsSummary):
   const doc = buildHistogramsJson(summary);
   if (!doc) return null;
   const file = path.join(dir, HISTOGRAMS_JSON);
-  await fs.writeFile(file, JSON.stringify(doc, null, 2) + '\n');
+  await writeArtifact(file, JSON.stringify(doc, null, 2) + '\n');
   return file;
 }

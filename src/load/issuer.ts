@@ -143,7 +143,7 @@ export class CreditIssuer {
         });
       }
       this.dropQueued();
-      this.hooks.cancelAll(this.control.cancelled ? 'cancelled by the user (second SIGINT)' : 'grace period over');
+      this.hooks.cancelAll(this.control.cancelled ? 'cancelled by the user (a second signal)' : 'grace period over');
       await this.whenIdle();
       return true;
     } finally {

@@ -7,6 +7,7 @@ import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
 import { setLongInterval, type LongTimer } from '../timers.js';
+import { ArtifactWriteError } from '../errors.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -65,9 +66,12 @@ export class RttProber {
   private stopped = false;
   private readonly rtts: number[] = [];
   private failed = 0;
+  private writeError: Error | null = null;
 
   constructor(private readonly opts: RttProberOptions) {
     this.out = fs.createWriteStream(opts.file, { flags: 'w' });
+    // A full disk: the first error is kept and raised by stop() as one line, never an unheard 'error' event.
+    this.out.on('error', (err) => (this.writeError ??= err));
   }
 
   private get target(): string {
@@ -107,7 +111,8 @@ export class RttProber {
     this.timer?.clear();
     this.timer = null;
     await this.running;
-    await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (!this.writeError) await new Promise<void>((resolve) => this.out.end(() => resolve()));
+    if (this.writeError) throw ArtifactWriteError.from(this.opts.file, this.writeError);
     const n = this.rtts.length;
     return {
       target: this.target,
