@@ -18,7 +18,9 @@ export async function writeArtifact(file: string, text: string): Promise<void> {
   try {
     await fs.writeFile(file, text);
   } catch (err) {
-    await fs.rm(file, { force: true }).catch(() => {});
+    // Only a regular file we were writing is removed (never a device such as /dev/full).
+    const st = await fs.lstat(file).catch(() => null);
+    if (st?.isFile()) await fs.rm(file, { force: true }).catch(() => {});
     throw ArtifactWriteError.from(file, err);
   }
 }
