@@ -7,6 +7,8 @@
 // histogram that cannot be read); 130 quit by a third signal before the exports were written
 // (run/signals.ts).
 
+import { getSystemErrorMap } from 'node:util';
+
 const kServebenchError = Symbol.for('servebench.error');
 
 export class ServebenchError extends Error {
@@ -89,11 +91,17 @@ export class ArtifactWriteError extends ServebenchError {
   /** From a failed fs call: "cannot write PATH: ENOSPC: no space left on device" (the syscall dropped). */
   static from(path: string, err: unknown): ArtifactWriteError {
     if (err instanceof ArtifactWriteError) return err;
-    const e = err as NodeJS.ErrnoException;
-    const code = typeof e?.code === 'string' ? e.code : null;
-    const text = err instanceof Error ? err.message.replace(/, \w+( '.*')?$/, '') : String(err);
-    return new ArtifactWriteError(path, code, `cannot write ${path}: ${text}`);
+    const code = typeof (err as NodeJS.ErrnoException)?.code === 'string' ? (err as NodeJS.ErrnoException).code! : null;
+    return new ArtifactWriteError(path, code, `cannot write ${path}: ${describeSystemError(err)}`);
   }
+}
+
+/** "ENOSPC: no space left on device" for a system error (fs calls and streams word theirs differently). */
+export function describeSystemError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const known = typeof e?.errno === 'number' ? getSystemErrorMap().get(e.errno) : undefined;
+  if (known) return `${known[0]}: ${known[1]}`;
+  return err instanceof Error ? err.message.replace(/, \w+( '.*')?$/, '') : String(err);
 }
 
 /** The built-in mock server could not be started. Native code (the fast mock) too. */

@@ -1,6 +1,6 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
 import yargs from 'yargs';
-import { ServebenchError } from '../errors.js';
+import { describeSystemError, ServebenchError } from '../errors.js';
 import { addCommands } from './commands.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
@@ -25,8 +25,8 @@ export function guardStdio(out: NodeJS.WriteStream = process.stdout, err: NodeJS
   out.on('error', (e: NodeJS.ErrnoException) => {
     if (told) return;
     told = true;
-    const what = e.message.replace(/, \w+( '.*')?$/, '');
-    if (!err.destroyed) err.write(`servebench: cannot write to stdout: ${what} (the console output is lost; artifacts are not affected)\n`);
+    if (!err.destroyed)
+      err.write(`servebench: cannot write to stdout: ${describeSystemError(e)} (the console output is lost; artifacts are not affected)\n`);
   });
   err.on('error', () => {});
 }
