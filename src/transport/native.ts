@@ -216,7 +216,25 @@ export class NativeTransport implements Transport {
       streaming[i] = item.streaming ? 1 : 0;
       targets[i] = item.targetNs;
     }
-    callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
+    try {
+      callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
+    } catch (err) {
+      // The engine refused the batch (a value TS should have caught): each request still ends as
+      // one error record, and the run goes on, rather than an uncaught error or a request never settled.
+      const now = process.hrtime.bigint();
+      for (const item of q) {
+        const p = this.pending.get(item.id);
+        if (p === undefined) continue;
+        this.pending.delete(item.id);
+        p.resolve(
+          this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], {
+            type: '_OTHER',
+            message: `the native engine refused the request: ${(err as Error).message}`,
+            http_status: null,
+          }),
+        );
+      }
+    }
   };
 
   private onRecords(b: EngineBatch): void {
