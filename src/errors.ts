@@ -4,8 +4,10 @@
 // Exit codes (src/cli/main.ts reports any ServebenchError in one line with its exitCode; anything
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
-// histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 a third
-// Ctrl-C, quitting without the exports (run-profile.ts).
+// histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 quit by a
+// third signal before the exports were written (run/signals.ts).
+
+import { getSystemErrorMap } from 'node:util';
 
 const kServebenchError = Symbol.for('servebench.error');
 
@@ -77,6 +79,37 @@ export class RegressionError extends ServebenchError {
 /** Every request of the run failed; the report was still written. */
 export class AllRequestsFailedError extends ServebenchError {
   override readonly code = 'SB_ALL_FAILED';
+}
+
+/**
+ * An artifact (records.jsonl, profile_export.json, …) or the artifact dir could not be written: a
+ * full disk (ENOSPC), a quota, a read-only or unwritable dir. One line naming the path and the error.
+ */
+export class ArtifactWriteError extends ServebenchError {
+  override readonly code = 'SB_ARTIFACT_WRITE';
+
+  constructor(
+    readonly path: string,
+    readonly errno: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** From a failed fs call: "cannot write PATH: ENOSPC: no space left on device" (the syscall dropped). */
+  static from(path: string, err: unknown): ArtifactWriteError {
+    if (err instanceof ArtifactWriteError) return err;
+    const code = typeof (err as NodeJS.ErrnoException)?.code === 'string' ? (err as NodeJS.ErrnoException).code! : null;
+    return new ArtifactWriteError(path, code, `cannot write ${path}: ${describeSystemError(err)}`);
+  }
+}
+
+/** "ENOSPC: no space left on device" for a system error (fs calls and streams word theirs differently). */
+export function describeSystemError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const known = typeof e?.errno === 'number' ? getSystemErrorMap().get(e.errno) : undefined;
+  if (known) return `${known[0]}: ${known[1]}`;
+  return err instanceof Error ? err.message.replace(/, \w+( '.*')?$/, '') : String(err);
 }
 
 /** The built-in mock server could not be started. Native code (the fast mock) too. */

@@ -1,6 +1,6 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
 import yargs from 'yargs';
-import { ServebenchError } from '../errors.js';
+import { describeSystemError, ServebenchError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
 import { flagMessage } from './flags.js';
@@ -18,7 +18,24 @@ export function reportFatal(err: unknown): number {
   return 1;
 }
 
+/**
+ * stdout that cannot be written (redirected to a full disk or /dev/full, a pipe whose reader has
+ * gone) costs the console output only: one line on stderr, and the exit code stays the run's. An
+ * unwritable stderr (a closed terminal, after SIGHUP) is ignored: there is nowhere left to say it.
+ */
+export function guardStdio(out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): void {
+  let told = false;
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (told) return;
+    told = true;
+    if (!err.destroyed)
+      err.write(`servebench: cannot write to stdout: ${describeSystemError(e)} (the console output is lost; artifacts are not affected)\n`);
+  });
+  err.on('error', () => {});
+}
+
 export async function main(argv: string[]): Promise<void> {
+  guardStdio();
   let parser = yargs(argv)
     .scriptName('servebench')
     .usage('$0 <command> [options]')

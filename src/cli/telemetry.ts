@@ -3,6 +3,7 @@
 // against integrated power. Exits 0 saying so when no GPU is found.
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
+import { setLongTimeout } from '../timers.js';
 import { GpuTelemetry } from '../telemetry/collector.js';
 import { gpuWindowEnergy } from '../telemetry/energy-window.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
@@ -91,7 +92,7 @@ export const telemetryCommand: CommandModule<object, TelemetryArgs> = {
       return;
     }
     process.stdout.write(inventoryLines(t.gpus()).join('\n') + '\n');
-    if (seconds > 0) await new Promise((r) => setTimeout(r, seconds * 1000));
+    if (seconds > 0) await new Promise<void>((r) => setLongTimeout(r, seconds * 1000));
     await t.stop();
     if (seconds > 0) process.stdout.write(sampleLines(t, seconds).join('\n') + '\n');
   },

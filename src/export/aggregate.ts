@@ -1,7 +1,7 @@
 // aggregate/profile_export_aggregate.json: every metric statistic of the successful runs
 // (--num-profile-runs), aggregated across runs (metrics/aggregate.ts), in display units, with the
 // run metadata AIPerf's reference lists; and its console table.
-import fs from 'node:fs/promises';
+import { makeArtifactDir, writeArtifact } from './artifact-file.js';
 import path from 'node:path';
 import { aggregateValues, type AggregateStats } from '../metrics/aggregate.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
@@ -91,8 +91,8 @@ export function buildAggregateExport(runs: readonly RunOutcomeForAggregate[], me
 /** Writes <dir>/aggregate/profile_export_aggregate.json; returns its path. */
 export async function writeAggregateExport(dir: string, runs: readonly RunOutcomeForAggregate[], meta: AggregateMeta): Promise<string> {
   const file = path.join(dir, AGGREGATE_DIR, AGGREGATE_JSON);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, stringifyWithBigInt(buildAggregateExport(runs, meta), 2) + '\n');
+  await makeArtifactDir(path.dirname(file));
+  await writeArtifact(file, stringifyWithBigInt(buildAggregateExport(runs, meta), 2) + '\n');
   return file;
 }
 

@@ -1,8 +1,8 @@
 // histograms.json: the profiling phase's HDR histogram of every distribution metric, in
 // HdrHistogram's standard compressed form, so that runs can be merged (decode, merge, re-read
 // percentiles) by servebench or any HdrHistogram library. Values are in base units × scale.
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeArtifact } from './artifact-file.js';
 import type { HistogramExport } from '../metrics/core/histogram.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
 import { scrub } from '../secrets.js';
@@ -29,6 +29,6 @@ export async function writeHistogramsJson(dir: string, summary: MetricsSummary):
   if (!doc) return null;
   const file = path.join(dir, HISTOGRAMS_JSON);
   // Tags and encodings only, but every artifact goes through the scrubber (src/secrets.ts).
-  await fs.writeFile(file, JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'string' ? scrub(v) : v), 2) + '\n');
+  await writeArtifact(file, JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'string' ? scrub(v) : v), 2) + '\n');
   return file;
 }

@@ -1,6 +1,6 @@
 // records.jsonl: one line per request, written as each request completes.
-import fs from 'node:fs';
 import type { ExportLevel } from '../config/types.js';
+import { AppendFile } from './artifact-file.js';
 import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
 import { scrub } from '../secrets.js';
 
@@ -69,9 +69,9 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
   return `{${parts.join(',')}}`;
 }
 
-/** Appends record lines to a file as they come; flushes on close. */
+/** Appends record lines to a file as they come (synchronously: see AppendFile); a failed write is `file.error`. */
 export class RecordsWriter {
-  private readonly stream: fs.WriteStream;
+  readonly file: AppendFile;
   count = 0;
 
   constructor(
@@ -79,17 +79,17 @@ export class RecordsWriter {
     private readonly level: ExportLevel,
     private readonly units: UnitLookup,
   ) {
-    this.stream = fs.createWriteStream(path, { flags: 'w' });
+    this.file = new AppendFile(path).open();
   }
 
   write(rec: ProcessedRecord): void {
-    this.stream.write(recordLine(rec, this.level, this.units) + '\n');
+    this.file.write(recordLine(rec, this.level, this.units) + '\n');
     this.count++;
   }
 
+  /** Closes the file; rejects with the first failed write (ArtifactWriteError), if any. */
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
-    });
+    this.file.close();
+    return this.file.error ? Promise.reject(this.file.error) : Promise.resolve();
   }
 }

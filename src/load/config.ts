@@ -140,10 +140,10 @@ export function parseList(flag: string, v: number | string | (number | string)[]
   return items.map((x) => parse(flag, typeof x === 'string' ? x.trim() : x));
 }
 
-/** 'inf' (or Infinity) → null (no limit); otherwise seconds >= 0. */
+/** 'inf' → null (no limit); otherwise finite seconds >= 0 (a non-finite number, 1e309 too, is bad input). */
 export function parseGrace(v: number | string | undefined): number | null {
   if (v === undefined) return LOAD_DEFAULTS.grace_period_s;
-  if (v === Infinity || (typeof v === 'string' && /^\s*(inf|infinity)\s*$/i.test(v))) return null;
+  if (typeof v === 'string' && /^\s*inf\s*$/i.test(v)) return null;
   return nonNegative('benchmark-grace-period', v);
 }
 

@@ -8,6 +8,7 @@ import { ListSchedule, pace } from './pacer.js';
 import { type IssueResult, PhaseWindow } from './phase-window.js';
 import type { Ticket } from './sessions.js';
 import { waitUntil } from './timer.js';
+import { setLongTimeout } from '../timers.js';
 import type { DispatchResult, PhaseSpec } from './types.js';
 
 const MAX_BURST = 64;
@@ -105,12 +106,12 @@ export async function runFixedSchedule(spec: PhaseSpec, ctx: ModeContext): Promi
     await new Promise<void>((resolve) => {
       const done = () => {
         off();
-        if (timer) clearTimeout(timer);
+        timer?.clear();
         wakeIdle = null;
         resolve();
       };
       const off = control.onChange(done);
-      const timer = deadline === null ? null : setTimeout(done, Math.max(0, Number(deadline - process.hrtime.bigint()) / 1e6));
+      const timer = deadline === null ? null : setLongTimeout(done, Math.max(0, Number(deadline - process.hrtime.bigint()) / 1e6));
       wakeIdle = done;
     });
   }

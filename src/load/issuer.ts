@@ -3,6 +3,7 @@
 // slot), deliberate cancellation, and draining at the end of a phase within the grace period.
 import { randomUUID } from 'node:crypto';
 import { Rng } from '../dataset/rng.js';
+import { setLongTimeout, type LongTimer } from '../timers.js';
 import type { Credit, Phase } from '../records/types.js';
 import type { RunControl } from './control.js';
 import type { CreditCounters } from './counters.js';
@@ -113,12 +114,12 @@ export class CreditIssuer {
    */
   async drain(graceNs: number | null, graceNow: boolean): Promise<boolean> {
     if (this.control.stopped) this.dropQueued();
-    let graceTimer: NodeJS.Timeout | null = null;
+    let graceTimer: LongTimer | null = null;
     let graceOver = false;
     let wake: () => void = () => {};
     const armGrace = () => {
       if (graceTimer || graceNs === null) return;
-      graceTimer = setTimeout(
+      graceTimer = setLongTimeout(
         () => {
           graceOver = true;
           wake();
@@ -142,12 +143,12 @@ export class CreditIssuer {
         });
       }
       this.dropQueued();
-      this.hooks.cancelAll(this.control.cancelled ? 'cancelled by the user (second SIGINT)' : 'grace period over');
+      this.hooks.cancelAll(this.control.cancelled ? 'cancelled by the user (a second signal)' : 'grace period over');
       await this.whenIdle();
       return true;
     } finally {
       off();
-      if (graceTimer) clearTimeout(graceTimer);
+      (graceTimer as LongTimer | null)?.clear(); // set in armGrace (a closure TS does not follow)
     }
   }
 
@@ -171,12 +172,12 @@ export class CreditIssuer {
   private async send(credit: Credit, args: IssueArgs): Promise<DispatchResult> {
     this.inFlight++;
     args.counters.sent++;
-    let timer: NodeJS.Timeout | null = null;
+    let timer: LongTimer | null = null;
     let controller: AbortController | null = null;
     if (this.cancelRng && this.cancelRng.next() < this.cancellation!.rate) {
       controller = new AbortController();
       const c = controller;
-      timer = setTimeout(() => c.abort(), Math.round(this.cancellation!.delayNs / 1e6));
+      timer = setLongTimeout(() => c.abort(), Math.round(this.cancellation!.delayNs / 1e6));
     }
     let result: DispatchResult;
     try {
@@ -186,7 +187,7 @@ export class CreditIssuer {
       result = { status: 'error', reply: null };
       process.emitWarning(`servebench: dispatch failed unexpectedly: ${String(err)}`);
     }
-    if (timer) clearTimeout(timer);
+    timer?.clear();
     const endNs = process.hrtime.bigint();
     this.inFlight--;
     args.counters.settle(result.status);

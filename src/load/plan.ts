@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { BenchmarkPlan } from './benchmark.js';
 import { planReplay, readAll, type ReplayPlan } from './replay.js';
 import type { ArrivalSpec, PhaseMode, PhaseSpec } from './types.js';
+import { secondsToNs } from '../timers.js';
 
 export type LoadMode = 'concurrency' | 'rate' | 'fixed_schedule';
 
@@ -19,7 +20,7 @@ export interface ResolvedPlan {
   replay: ReplayPlan | null;
 }
 
-const sToNs = (s: number | null): number | null => (s === null ? null : Math.round(s * 1e9));
+const sToNs = (s: number | null): number | null => (s === null ? null : secondsToNs(s));
 
 export function arrivalSpec(cfg: RunConfig, rate: number, phase: string, rampS: number | null): ArrivalSpec {
   return {
@@ -130,9 +131,7 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
       profiling,
       graceNs: sToNs(l.grace_period_s),
       cancellation:
-        l.cancellation_rate > 0
-          ? { rate: l.cancellation_rate, delayNs: Math.round(l.cancellation_delay_s * 1e9), seed: cfg.random_seed }
-          : null,
+        l.cancellation_rate > 0 ? { rate: l.cancellation_rate, delayNs: secondsToNs(l.cancellation_delay_s), seed: cfg.random_seed } : null,
     },
     mode,
     connections: Number.isFinite(maxConn) ? maxConn : null,

@@ -8,6 +8,7 @@ import type { IssueResult } from './phase-window.js';
 import { PhaseWindow } from './phase-window.js';
 import { concurrencyAt } from './ramp.js';
 import { waitUntil } from './timer.js';
+import { setLongInterval, type LongTimer } from '../timers.js';
 import type { PhaseSpec } from './types.js';
 
 /** Yield to the event loop after this many back-to-back sends, so a long catch-up cannot starve I/O. */
@@ -25,16 +26,16 @@ export async function runRate(spec: PhaseSpec, ctx: ModeContext): Promise<IssueR
   const win = new PhaseWindow(spec, start, control, ctx.onLabel);
   const elapsed = () => Number(process.hrtime.bigint() - start);
 
-  let rampTimer: NodeJS.Timeout | null = null;
+  let rampTimer: LongTimer | null = null;
   if (cap === null) issuer.setLimit(null);
   else {
     issuer.setLimit(() => concurrencyAt(elapsed(), cap, capRampNs));
     // While the cap ramps, re-check the queue as each new slot opens.
     if (capRampNs !== null && cap > 1) {
-      rampTimer = setInterval(
+      rampTimer = setLongInterval(
         () => {
           issuer.pump();
-          if (elapsed() >= capRampNs && rampTimer) clearInterval(rampTimer);
+          if (elapsed() >= capRampNs) rampTimer?.clear();
         },
         Math.max(1, Math.floor(capRampNs / cap / 1e6)),
       );
@@ -87,7 +88,7 @@ export async function runRate(spec: PhaseSpec, ctx: ModeContext): Promise<IssueR
       }
     }
   } finally {
-    if (rampTimer) clearInterval(rampTimer);
+    rampTimer?.clear();
   }
   return win.result(process.hrtime.bigint());
 }

@@ -6,6 +6,7 @@
 import type { ChatMessage, Conversation, ConversationSource, ConversationTurn } from '../dataset/types.js';
 import type { Turn } from '../records/types.js';
 import type { DispatchResult } from './types.js';
+import { capWaitMs } from '../timers.js';
 
 export interface Session {
   /** Unique within the run (a finite source that wraps yields the same conversation again). */
@@ -161,7 +162,7 @@ export class SessionFeeder {
     }
     t.session.history.push(...userMessages(turns[t.turnIndex]), { role: 'assistant', content: result.reply ?? '' });
     const next = this.ticket(t.session, t.turnIndex + 1);
-    return { ticket: next, readyAt: endNs + BigInt(Math.round(next.delayMs * 1e6)) };
+    return { ticket: next, readyAt: endNs + BigInt(Math.round(capWaitMs(next.delayMs) * 1e6)) };
   }
 
   /** Queue a continuation until its think time is over (closed-loop and rate modes). */

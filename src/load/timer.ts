@@ -6,6 +6,7 @@
 // spinning: a fraction of the CPU (which a 2-core host needs for the server and the I/O threads),
 // at the price of I/O callbacks waiting out a nap (≤ NAP_MAX_NS). Only for transports that stamp
 // responses off the JS thread (the native engine); undici's chunk stamps are taken on it.
+import { MAX_TIMER_MS } from '../timers.js';
 import type { RunControl } from './control.js';
 
 /** Hand over from the timer to the setImmediate spin this long before the deadline. */
@@ -59,7 +60,8 @@ export function waitUntil(deadline: bigint, control?: RunControl, opts: WaitOpti
       first = false;
       const left = Number(deadline - now());
       if (left <= 0) finish(true);
-      else if (left > SPIN_NS) timer = setTimeout(step, Math.floor((left - SPIN_NS) / 1e6));
+      // Each step re-aims at the deadline, so a wait longer than one Node timer is a chain of them.
+      else if (left > SPIN_NS) timer = setTimeout(step, Math.min(MAX_TIMER_MS, Math.floor((left - SPIN_NS) / 1e6)));
       else {
         if (mayNap && left > NAP_MIN_NS) Atomics.wait(napCell, 0, 0, Math.min(left - NAP_GUARD_NS, NAP_MAX_NS) / 1e6);
         setImmediate(step);

@@ -2,6 +2,7 @@
 // Why not a setTimeout per chunk: thousands of concurrent streams would each allocate a timer per
 // token; here each wake-up serves every job that is due, and due times are absolute
 // (start + ttft + k*itl), so a late wake-up never shifts later chunks (no drift).
+import { MAX_TIMER_MS } from '../timers.js';
 import { performance } from 'node:perf_hooks';
 
 export interface ClockJob {
@@ -69,7 +70,8 @@ export class Clock {
     const wait = first - performance.now();
     this.armedFor = first;
     if (wait <= SLACK_MS) this.immediate = setImmediate(this.tick);
-    else this.timer = setTimeout(this.tick, Math.max(1, Math.round(wait)));
+    // A tick re-arms for the next due job, so a wait beyond one Node timer is a chain of them.
+    else this.timer = setTimeout(this.tick, Math.min(MAX_TIMER_MS, Math.max(1, Math.round(wait))));
   }
 
   private push(job: ClockJob): void {

@@ -6,6 +6,7 @@ import { InvalidFileError } from '../errors.js';
 import { PROFILE_JSON } from '../export/artifacts.js';
 import { distinctLabels, readRunExports, readSweepSummary, type RunExports } from '../export/read-run.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
+import { scrub } from '../secrets.js';
 import { servebenchVersion } from '../version.js';
 import { buildReport, type ReportInput } from './build.js';
 import type { ReportModel } from './model.js';
@@ -53,7 +54,8 @@ export function reportInput(paths: readonly string[]): ReportInput {
 export function writeReport(input: ReportInput, file: string, comparison?: ReportModel['comparison']): number {
   const model = buildReport(input, defaultRegistry(), servebenchVersion());
   if (comparison) model.comparison = comparison;
-  const html = renderPage(model);
+  // The exports it reads were scrubbed when written; the page is scrubbed again for secrets this process knows.
+  const html = scrub(renderPage(model));
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, html);
   return Buffer.byteLength(html);

@@ -6,13 +6,14 @@
 import path from 'node:path';
 import { redactConfig } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
-import { InvalidArgumentError } from '../errors.js';
+import { ArtifactWriteError, InvalidArgumentError } from '../errors.js';
 import { writeAggregateExport, type FailedRun, type RunOutcomeForAggregate } from '../export/aggregate.js';
 import type { RunControl } from '../load/control.js';
 import { prepareRun, runOnce } from './run-once.js';
 import type { PreparedRun, RunEnv } from './types.js';
 import { waitUntil } from '../load/timer.js';
 import { writeRunReport } from './report.js';
+import { secondsToNs } from '../timers.js';
 
 export interface RepeatedRuns {
   runs: RunOutcomeForAggregate[];
@@ -30,7 +31,7 @@ export async function runRepeated(
   first: PreparedRun,
 ): Promise<RepeatedRuns> {
   const n = cfg.statistics.num_profile_runs;
-  const cooldownNs = BigInt(Math.round(cfg.statistics.profile_run_cooldown_s * 1e9));
+  const cooldownNs = BigInt(secondsToNs(cfg.statistics.profile_run_cooldown_s));
   const runs: RunOutcomeForAggregate[] = [];
   const failed: FailedRun[] = [];
   const labels: string[] = [];
@@ -51,6 +52,8 @@ export async function runRepeated(
         prepared,
         extra: { profile_run: { label, index: i, of: n } },
       });
+      // A full disk ends the series: the runs after it could not be written either.
+      if (out.writeError) throw out.writeError;
       const c = out.summary.counts;
       if (c.issued > 0 && c.succeeded === 0) {
         const e = out.firstError;
@@ -59,8 +62,8 @@ export async function runRepeated(
         runs.push({ label, summary: out.summary });
       }
     } catch (err) {
-      // Bad input is the same for every run: stop at once.
-      if (err instanceof InvalidArgumentError) throw err;
+      // Bad input is the same for every run, and a full disk too: stop at once.
+      if (err instanceof InvalidArgumentError || err instanceof ArtifactWriteError) throw err;
       failed.push({ label, error: err instanceof Error ? err.message : String(err) });
       env.log(`${label} failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -1,7 +1,7 @@
 // `profile` wiring: tokenizer → server (the built-in mock, or a preflight of --url) → one run or a
-// sweep (run-once.ts, sweep.ts, multi-run.ts) → console. Ctrl-C: the first stops issuing and lets
-// in-flight requests finish within the grace period, the second cancels them now, the third quits;
-// the exports are written either way.
+// sweep (run-once.ts, sweep.ts, multi-run.ts) → console. SIGINT, SIGTERM and SIGHUP: the first stops
+// issuing and lets in-flight requests finish within the grace period, the second cancels them now;
+// the exports are written either way (signals.ts).
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
 import { authHeaders, authWarnings } from '../config/auth.js';
@@ -21,6 +21,7 @@ import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
 import { clearPreviousRun } from './artifact-dir.js';
+import { onStopSignals } from './signals.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
 // Every line this command prints goes through the scrubber (src/secrets.ts).
@@ -48,27 +49,6 @@ function describeLoad(cfg: RunConfig): string {
   return `concurrency ${cfg.concurrency}`;
 }
 
-/** Ctrl-C handling for the whole command. */
-function onInterrupt(control: RunControl, graceS: number | null): () => void {
-  let count = 0;
-  const handler = () => {
-    count++;
-    if (count === 1) {
-      control.stop();
-      log(
-        `interrupted: no new requests; waiting ${graceS === null ? 'without limit' : `up to ${graceS} s`} for those in flight, then writing the exports (Ctrl-C again to cancel them now)`,
-      );
-    } else if (count === 2) {
-      control.cancel();
-      log('interrupted again: cancelling the requests in flight and writing the exports (Ctrl-C again to quit now)');
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', handler);
-  return () => process.off('SIGINT', handler);
-}
-
 export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   // Before anything is printed or written: every string out of this process is scrubbed of these.
@@ -76,7 +56,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
-  const offInterrupt = onInterrupt(control, cfg.load.grace_period_s);
+  const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
   try {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
     // dataset) fails before anything is started.
@@ -140,6 +120,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     );
     const c = summary.counts;
     log(`requests: ${c.issued} issued, ${c.succeeded} succeeded, ${c.errored} errored, ${c.cancelled} cancelled`);
+    // The summary above is whole (it is computed in memory); what could not be written is one line, exit code 1.
+    if (run.writeError) throw run.writeError;
     log(`exports written to ${dir}`);
     if (c.issued > 0 && c.succeeded === 0) {
       const e = run.firstError;

@@ -1,16 +1,19 @@
 // The record pipeline: the dispatch callback hands each prepared record over and returns at once;
 // records are batched to worker threads (run/record-worker.ts) that count tokens, compute the
 // per-record metrics and serialize records.jsonl lines. Lines are written in completion order
-// (the order of submit()), byte for byte what RecordsWriter would write. close() drains.
+// (the order of submit()), byte for byte what RecordsWriter would write, each batch's lines with
+// one synchronous write (export/artifact-file.ts): a finished record is on disk even if the process
+// quits the next moment. close() drains.
 //
 // A worker that dies turns the records it held into error records (_OTHER, saying why) and is
 // replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
-import fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExportLevel } from '../config/types.js';
+import { AppendFile } from '../export/artifact-file.js';
 import { recordLine } from '../export/records.js';
+import type { ArtifactWriteError } from '../errors.js';
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
@@ -31,6 +34,8 @@ export interface PipelineOptions {
   compareWith?: ReadonlyMap<string, MetricRegistry>;
   /** records.jsonl path and level; null: no file (--export-level summary). */
   file: { path: string; level: ExportLevel } | null;
+  /** records.jsonl could not be written (a full disk): called once; the lines that follow are dropped. */
+  onWriteError?(err: ArtifactWriteError): void;
   /** A record settled as ok by dispatch that became an error here (its worker died). */
   onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
   /** Test hook: each first-generation worker throws on this batch (1-based). */
@@ -92,7 +97,7 @@ export class RecordPipeline {
   private flushScheduled = false;
   private drained: (() => void) | null = null;
   /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
-  private stream: fs.WriteStream | null = null;
+  private stream: AppendFile | null = null;
   private readonly mainEnv: BatchEnv;
   /** Records written to records.jsonl so far. */
   written = 0;
@@ -164,8 +169,12 @@ export class RecordPipeline {
     const slots = this.slots.splice(0);
     for (const s of slots) s.dead = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
-    const stream = this.file();
-    if (stream) await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    this.file()?.close();
+  }
+
+  /** Why records.jsonl is incomplete (the first failed write), or null. */
+  get writeError(): ArtifactWriteError | null {
+    return this.stream?.error ?? null;
   }
 
   /**
@@ -177,8 +186,9 @@ export class RecordPipeline {
     this.file();
   }
 
-  private file(): fs.WriteStream | null {
-    if (this.stream === null && this.opts.file) this.stream = fs.createWriteStream(this.opts.file.path, { flags: 'w' });
+  private file(): AppendFile | null {
+    if (this.stream === null && this.opts.file)
+      this.stream = new AppendFile(this.opts.file.path, (err) => this.opts.onWriteError?.(err)).open();
     return this.stream;
   }
 
@@ -331,7 +341,7 @@ export class RecordPipeline {
     while (this.queue.length > 0 && this.queue[0].result !== null) {
       const b = this.queue.shift() as Batch;
       const text = (b.result as BatchResult).text;
-      if (text !== '') this.file()?.write(text);
+      this.file()?.write(text);
       this.written += b.recs.length;
       // What the fallback needed is no longer kept.
       b.req.items = [];

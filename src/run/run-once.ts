@@ -1,7 +1,6 @@
 // One benchmark run, end to end, against a server that is already up: source → plan → scheduler
 // → transport → records → summary → exports. The CLI calls it once, a sweep once per point.
 // Each stage is built here and handed the previous stage's output.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { redactConfig, secretsOf } from '../config/redact.js';
 import { addSecrets } from '../secrets.js';
@@ -10,7 +9,9 @@ import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
 import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
+import { makeArtifactDir } from '../export/artifact-file.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
+import { ArtifactWriteError } from '../errors.js';
 import type { WallAnchor } from '../export/json.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
@@ -89,9 +90,12 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   // --transport (auto: the native engine for plain http://, else undici); see transport/select.ts.
   // SSE payloads are decoded natively, where they are framed; raw exports keep every payload too.
   const decode = { spec: adapter.decodeSpec, keepPayloads: cfg.export_level === 'raw' };
+  // An artifact dir that cannot be made is one line (ArtifactWriteError), before anything is sent.
+  await makeArtifactDir(env.dir);
   const transport = await openTransport(cfg, env.baseUrl, connections, env.log, decode);
-
-  await fs.mkdir(env.dir, { recursive: true });
+  // The first artifact that could not be written (a full disk): the run stops issuing, drains, still
+  // tries every export, and ends with this one line (exit code 1).
+  let writeError: ArtifactWriteError | null = null;
   // Phase → its credit counters, so a record that turns into an error after dispatch is re-counted.
   const counters = new Map<string, CreditCounters>();
   // Token counts, per-record metrics and records.jsonl lines, on worker threads (run/record-pipeline.ts).
@@ -104,6 +108,10 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     compareWith: catalogue.processorOptions.compareWith,
     file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
     onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
+    onWriteError: (err) => {
+      writeError ??= err;
+      env.control.stop();
+    },
     crashAtBatch: recordWorkerCrashHook(),
   });
   const records: ProcessedRecord[] = [];
@@ -199,33 +207,38 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
   }
   const p = result.profiling;
-  await writeSummaryArtifacts(env.dir, summary, {
-    config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
-    run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
-    extra: {
-      servebench_version: servebenchVersion(),
-      ...(gpu ? { gpu_telemetry: gpu.section } : {}),
-      tokenizer: env.tokenizer.name,
-      transport: transport.name,
-      harness: harnessReport,
-      load_mode: mode,
-      interrupted: result.interrupted,
-      // Credit accounting per phase: sent = completed + in flight; unsent were due but never got a slot.
-      credits: {
-        warmup: result.warmup?.counters.toJSON() ?? null,
-        profiling: p?.counters.toJSON() ?? null,
-        cooldown: p?.cooldown?.toJSON() ?? null,
+  try {
+    await writeSummaryArtifacts(env.dir, summary, {
+      config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
+      run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
+      extra: {
+        servebench_version: servebenchVersion(),
+        ...(gpu ? { gpu_telemetry: gpu.section } : {}),
+        tokenizer: env.tokenizer.name,
+        transport: transport.name,
+        harness: harnessReport,
+        load_mode: mode,
+        interrupted: result.interrupted,
+        // Credit accounting per phase: sent = completed + in flight; unsent were due but never got a slot.
+        credits: {
+          warmup: result.warmup?.counters.toJSON() ?? null,
+          profiling: p?.counters.toJSON() ?? null,
+          cooldown: p?.cooldown?.toJSON() ?? null,
+        },
+        phases: { warmup: phaseJson(result.warmup), profiling: phaseJson(p) },
+        // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
+        measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
+        ...catalogue.report(summary),
+        ...env.extra,
       },
-      phases: { warmup: phaseJson(result.warmup), profiling: phaseJson(p) },
-      // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
-      measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
-      ...catalogue.report(summary),
-      ...env.extra,
-    },
-  });
-  writeRunReport(env.dir, env.log);
+    });
+  } catch (err) {
+    if (!(err instanceof ArtifactWriteError)) throw err;
+    writeError ??= err;
+  }
+  if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError };
+  return { dir: env.dir, mode, summary, result, firstError, writeError };
 }
 
 /**

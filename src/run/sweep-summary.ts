@@ -1,5 +1,5 @@
 // sweep_summary.json and sweep_summary.csv: one row per sweep point, in display units.
-import fs from 'node:fs/promises';
+import { makeArtifactDir, writeArtifact } from '../export/artifact-file.js';
 import path from 'node:path';
 import { csvField } from '../export/csv.js';
 import { stringifyWithBigInt } from '../export/format.js';
@@ -73,7 +73,7 @@ export async function writeSweepSummary(
   rows: readonly SweepRow[],
   meta: { stopped: string | null; planned_points: number; sweep: SweepConfig | null },
 ): Promise<string[]> {
-  await fs.mkdir(dir, { recursive: true });
+  await makeArtifactDir(dir);
   const json = path.join(dir, SWEEP_JSON);
   const csv = path.join(dir, SWEEP_CSV);
   const units = {
@@ -84,13 +84,13 @@ export async function writeSweepSummary(
     output_token_throughput: 'tokens/s',
     goodput: 'requests/s',
   };
-  await fs.writeFile(
+  await writeArtifact(
     json,
     stringifyWithBigInt(
       { schema_version: 1, sweep: meta.sweep, planned_points: meta.planned_points, stopped: meta.stopped, units, points: rows },
       2,
     ) + '\n',
   );
-  await fs.writeFile(csv, scrub(renderSweepCsv(rows)));
+  await writeArtifact(csv, scrub(renderSweepCsv(rows)));
   return [json, csv];
 }

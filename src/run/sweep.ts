@@ -143,6 +143,8 @@ export async function runSweep(
       dir,
       extra: { sweep_point: { index: point.index, strategy: point.strategy, concurrency: point.concurrency, request_rate: point.rate } },
     });
+    // A full disk ends the sweep: the points after it could not be written either.
+    if (outcome.writeError) throw outcome.writeError;
     outcomes.push(outcome);
     const row = sweepRow(point, outcome, label, goodFraction(outcome.summary));
     rows.push(row);

@@ -5,6 +5,7 @@ import type { BenchmarkResult } from '../load/benchmark.js';
 import type { RunControl } from '../load/control.js';
 import type { LoadMode, ResolvedPlan } from '../load/plan.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
+import type { ArtifactWriteError } from '../errors.js';
 import type { RecordError } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import type { ProgressLine } from '../ui/progress.js';
@@ -32,6 +33,8 @@ export interface RunOutcome {
   summary: MetricsSummary;
   result: BenchmarkResult;
   firstError: RecordError | null;
+  /** The first artifact that could not be written (records.jsonl or an export); the run stopped there. */
+  writeError: ArtifactWriteError | null;
 }
 
 export interface PreparedRun {

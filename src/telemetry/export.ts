@@ -1,7 +1,7 @@
 // GPU telemetry artifacts: the per-GPU time series (gpu_telemetry.jsonl, one line per sample)
 // and the `gpu_telemetry` section of profile_export.json.
-import fs from 'node:fs';
-import { once } from 'node:events';
+import fs from 'node:fs/promises';
+import { ArtifactWriteError } from '../errors.js';
 import type { DcgmStats } from './dcgm.js';
 import type { PollerReport } from './collector.js';
 import type { EnergyJoin } from './join.js';
@@ -24,7 +24,19 @@ export async function writeGpuTelemetryJsonl(
   gpus: readonly GpuInfo[],
   series: ReadonlyMap<string, GpuSeries>,
 ): Promise<number> {
-  const out = fs.createWriteStream(file);
+  // A file handle, not a stream: a full disk rejects a write (ArtifactWriteError), never an unheard 'error' event.
+  let out: fs.FileHandle | null = null;
+  try {
+    out = await fs.open(file, 'w');
+    return await writeSeries(out, gpus, series);
+  } catch (err) {
+    throw ArtifactWriteError.from(file, err);
+  } finally {
+    await out?.close().catch(() => {});
+  }
+}
+
+async function writeSeries(out: fs.FileHandle, gpus: readonly GpuInfo[], series: ReadonlyMap<string, GpuSeries>): Promise<number> {
   let lines = 0;
   let chunk = '';
   for (const g of gpus) {
@@ -39,13 +51,12 @@ export async function writeGpuTelemetryJsonl(
       chunk += '}\n';
       lines++;
       if (chunk.length > 1 << 16) {
-        if (!out.write(chunk)) await once(out, 'drain');
+        await out.writeFile(chunk);
         chunk = '';
       }
     }
   }
-  out.end(chunk);
-  await once(out, 'finish');
+  await out.writeFile(chunk); // writeFile, not write: it goes on until every byte is written
   return lines;
 }
 

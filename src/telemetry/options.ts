@@ -3,6 +3,8 @@ import { InvalidArgumentError } from '../errors.js';
 import type { GpuTelemetryConfig } from './types.js';
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 50;
+/** The native poller's bound (an hour); a longer interval would give no sample inside a run. */
+export const MAX_SAMPLE_INTERVAL_MS = 3_600_000;
 export const DEFAULT_DCGM_URL = 'http://localhost:9400/metrics';
 /** DCGM exporter refreshes its values on its own collect interval; scraping far faster only re-reads them. */
 export const DEFAULT_DCGM_INTERVAL_MS = 333;
@@ -17,6 +19,7 @@ export function parseSampleInterval(v: unknown): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v))
     bad('gpu-sample-interval-ms', `expected an integer, got ${String(v)}`);
   if (v < 1) bad('gpu-sample-interval-ms', `must be at least 1, got ${v}`);
+  if (v > MAX_SAMPLE_INTERVAL_MS) bad('gpu-sample-interval-ms', `must be at most ${MAX_SAMPLE_INTERVAL_MS} (an hour), got ${v}`);
   return v;
 }
 

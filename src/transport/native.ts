@@ -6,6 +6,7 @@
 import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
+import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 
 export interface NativeTransportOptions {
@@ -205,7 +206,8 @@ export class NativeTransport implements Transport {
     const ids = new Uint32Array(n);
     const ends = new Uint32Array(n);
     const streaming = new Uint8Array(n);
-    const timeouts = new Float64Array(n).fill(this.opts.requestTimeoutMs);
+    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
+    const timeouts = new Float64Array(n).fill(capWaitMs(this.opts.requestTimeoutMs));
     const targets = new BigInt64Array(n);
     let off = 0;
     for (let i = 0; i < n; i++) {
@@ -217,7 +219,25 @@ export class NativeTransport implements Transport {
       streaming[i] = item.streaming ? 1 : 0;
       targets[i] = item.targetNs;
     }
-    callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
+    try {
+      callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
+    } catch (err) {
+      // The engine refused the batch (a value TS should have caught): each request still ends as
+      // one error record, and the run goes on, rather than an uncaught error or a request never settled.
+      const now = process.hrtime.bigint();
+      for (const item of q) {
+        const p = this.pending.get(item.id);
+        if (p === undefined) continue;
+        this.pending.delete(item.id);
+        p.resolve(
+          this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], {
+            type: '_OTHER',
+            message: `the native engine refused the request: ${(err as Error).message}`,
+            http_status: null,
+          }),
+        );
+      }
+    }
   };
 
   private onRecords(b: EngineBatch): void {

@@ -6,6 +6,8 @@
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
+import { setLongInterval, type LongTimer } from '../timers.js';
+import { ArtifactWriteError } from '../errors.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -59,14 +61,17 @@ export interface RttProberOptions {
 /** Probes on an interval (one at a time; a slow probe delays the next) until stop(). */
 export class RttProber {
   private readonly out: fs.WriteStream;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: LongTimer | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
   private readonly rtts: number[] = [];
   private failed = 0;
+  private writeError: Error | null = null;
 
   constructor(private readonly opts: RttProberOptions) {
     this.out = fs.createWriteStream(opts.file, { flags: 'w' });
+    // A full disk: the first error is kept and raised by stop() as one line, never an unheard 'error' event.
+    this.out.on('error', (err) => (this.writeError ??= err));
   }
 
   private get target(): string {
@@ -77,9 +82,8 @@ export class RttProber {
   start(): void {
     if (this.timer || this.stopped) return;
     this.tick();
-    this.timer = setInterval(() => this.tick(), this.opts.intervalMs);
     // Probing must never keep the process alive on its own.
-    this.timer.unref();
+    this.timer = setLongInterval(() => this.tick(), this.opts.intervalMs).unref();
   }
 
   private tick(): void {
@@ -104,10 +108,11 @@ export class RttProber {
   /** Stop probing, wait for a probe in flight, close the file, and summarise. */
   async stop(): Promise<ProbeSummary> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.clear();
     this.timer = null;
     await this.running;
-    await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (!this.writeError) await new Promise<void>((resolve) => this.out.end(() => resolve()));
+    if (this.writeError) throw ArtifactWriteError.from(this.opts.file, this.writeError);
     const n = this.rtts.length;
     return {
       target: this.target,

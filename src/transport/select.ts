@@ -5,6 +5,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
+import { capWaitMs } from '../timers.js';
 import { NativeTransport } from './native.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { RunConfig } from '../config/types.js';
@@ -162,7 +163,8 @@ export async function openTransport(
     kind: cfg.transport ?? 'auto',
     baseUrl,
     connections,
-    requestTimeoutMs: cfg.request_timeout_s * 1000,
+    // A timeout beyond MAX_WAIT_MS (31.7 years) is cut to it: the native engine's bound, and no run lasts that long.
+    requestTimeoutMs: capWaitMs(cfg.request_timeout_s * 1000),
     threads: cfg.transport_threads ?? 1,
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
     limits: {

@@ -10,6 +10,7 @@ import { transportError } from './classify.js';
 import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
+import { setLongTimeout } from '../timers.js';
 import { UndiciTracer } from './undici-trace.js';
 import { SizeGuard } from './size-guard.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
@@ -80,7 +81,7 @@ export class UndiciTransport implements Transport {
       const finish = (end_ns: bigint, error: RecordError | null) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
+        timer.clear();
         signal?.removeEventListener('abort', onAbort);
         this.inFlight.delete(handle);
         const record = this.buildRecord(credit, req, start_ns, end_ns, status, chunks, stamps, bytesReceived, error);
@@ -93,7 +94,7 @@ export class UndiciTransport implements Transport {
           else pendingAbort = reason;
         },
       };
-      const timer = setTimeout(
+      const timer = setLongTimeout(
         () => handle.abort(new RequestTimeoutError(`request timed out after ${this.opts.requestTimeoutMs / 1000} s`)),
         this.opts.requestTimeoutMs,
       );

@@ -210,9 +210,11 @@ describe('ending a run', () => {
         onSpawn: (p) => (pid = p),
       },
     );
-    // Wait for the requests to be in flight (the run logs its start), then Ctrl-C twice.
+    // Wait for the requests to be in flight (the first records are written, and their slots sent
+    // again: records.jsonl itself is created before the first send), then Ctrl-C twice.
     const started = Date.now();
-    while (Date.now() - started < 10_000 && !fs.existsSync(path.join(dir, 'records.jsonl')))
+    const file = path.join(dir, 'records.jsonl');
+    while (Date.now() - started < 20_000 && !(fs.existsSync(file) && fs.statSync(file).size > 0))
       await new Promise((res) => setTimeout(res, 50));
     await new Promise((res) => setTimeout(res, 500));
     process.kill(pid, 'SIGINT');
@@ -226,7 +228,9 @@ describe('ending a run', () => {
     expect(j.counts.issued).toBe(j.counts.succeeded + j.counts.errored + j.counts.cancelled);
     expect(j.counts.cancelled).toBe(4);
     expect(j.credits.profiling.in_flight).toBe(0);
-    expect(r.code).toBe(1); // nothing succeeded
+    // The first requests (awaited above) succeeded; the cancelled ones are not failures.
+    expect(j.counts.succeeded).toBeGreaterThanOrEqual(1);
+    expect(r.code).toBe(0);
   });
 });
 
