@@ -8,6 +8,9 @@
 export const DEFAULT_READ_COALESCE_US = 0;
 export const MAX_READ_COALESCE_US = 10_000;
 
+/** `--tokenizer server`: count and synthesize with the server's own tokenize endpoint (tokenizer/server.ts). */
+export const SERVER_TOKENIZER = 'server';
+
 export const DEFAULTS = {
   model: 'mock-model',
   endpoint_type: 'chat',
