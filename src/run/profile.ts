@@ -13,7 +13,9 @@ import { checkSweep, runSweep } from './sweep.js';
 import { SWEEP_CSV } from './sweep-summary.js';
 import { renderSweepTable } from './sweep-table.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
-import { loadTokenizer } from '../tokenizer/load.js';
+import { chooseTokenizer, serverTokenizer, tokenizerNeedsServer } from './tokenizer-choice.js';
+import { SERVER_TOKENIZER } from '../config/defaults.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
@@ -25,6 +27,8 @@ function log(msg: string): void {
 
 function mockArgs(cfg: RunConfig): string[] {
   const a: string[] = ['--model-name', cfg.model];
+  // --tokenizer server against the built-in mock: it counts with its own tokenizer and serves /tokenize.
+  if (cfg.tokenizer === SERVER_TOKENIZER) a.push('--tokenizer-kind', 'words');
   if (cfg.mock.ttft_ms !== null) a.push('--ttft-ms', String(cfg.mock.ttft_ms));
   if (cfg.mock.itl_ms !== null) a.push('--itl-ms', String(cfg.mock.itl_ms));
   return a;
@@ -67,21 +71,31 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   const offInterrupt = onInterrupt(control, cfg.load.grace_period_s);
   try {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
-    // dataset) fails before anything is started.
-    const tokenizer = await loadTokenizer(cfg.tokenizer ?? undefined);
-    const prepared = cfg.load.sweep === null ? await prepareRun(cfg, tokenizer, log) : null;
-    if (cfg.load.sweep !== null) await checkSweep(cfg, tokenizer, log);
+    // dataset) fails before anything is started, unless the tokenizer needs the server (it is
+    // the server's, or the --model's, named by the server).
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, log);
+    const prepare = async (tok: TextTokenizer) => {
+      if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
+      return cfg.load.sweep === null ? await prepareRun(cfg, tok, log) : null;
+    };
+    let prepared = early ? await prepare(early) : null;
     let baseUrl: string;
+    let auth: Record<string, string> = {};
     if (cfg.url === null) {
       mock = await spawnMock(mockArgs(cfg));
       baseUrl = mock.url;
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      const auth: Record<string, string> = { ...cfg.headers };
+      auth = { ...cfg.headers };
       if (cfg.api_key) auth.authorization = `Bearer ${cfg.api_key}`;
       const pre = await preflight(baseUrl, auth);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
+    }
+    let tokenizer = early;
+    if (tokenizer === null) {
+      tokenizer = cfg.tokenizer === SERVER_TOKENIZER ? await serverTokenizer(cfg, baseUrl, auth, log) : await chooseTokenizer(cfg, log);
+      prepared = await prepare(tokenizer);
     }
 
     const dir = resolveArtifactDir(cfg, new Date());

@@ -18,6 +18,7 @@ import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type 
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
 import type { WorkerInit } from './record-worker.js';
+import type { TokenizeSpec } from '../tokenizer/types.js';
 
 export interface PipelineOptions {
   /** Worker threads (--record-workers). */
@@ -37,6 +38,8 @@ export interface PipelineOptions {
   /** Test hook: each first-generation worker throws on this batch (1-based). */
   crashAtBatch?: number;
   forceCounter?: 'huggingface';
+  /** --tokenizer server: workers count through the server's tokenize endpoint. */
+  server?: TokenizeSpec;
 }
 
 /** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
@@ -197,6 +200,7 @@ export class RecordPipeline {
       level: this.opts.file?.level ?? null,
       ...(crashAtBatch !== undefined ? { crashAtBatch } : {}),
       ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
+      ...(this.opts.server ? { server: this.opts.server } : {}),
     };
     const worker = new Worker(workerPath(), { workerData: init });
     const slot: Slot = { worker, inFlight: new Set(), dead: false };
