@@ -3,7 +3,9 @@
 // than --usage-discrepancy-threshold (default 10 %). A sign of a tokenizer mismatch.
 import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
 import { scalar } from '../core/helpers.js';
-import { METRIC_OPTION_DEFAULTS } from '../core/options.js';
+import { METRIC_OPTION_DEFAULTS, type MetricOptions } from '../core/options.js';
+import { findMetric, type MetricsSummary } from '../core/summary.js';
+import { TOKENIZER_FIXES } from './osl-mismatch.js';
 
 const FLAGS = MetricFlag.USAGE_DIFF_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
 
@@ -84,3 +86,27 @@ export const usageDiscrepancyRecordMetrics: readonly RecordMetricDef[] = [
   usageReasoningTokensDiffPct,
 ];
 export const usageDiscrepancyRunMetrics: readonly RunMetricDef[] = [usageDiscrepancyCount];
+
+/**
+ * The end-of-run warning when the server's usage and servebench's counts disagree on most of the
+ * requests compared, or null: the sign that servebench counts with another tokenizer than the
+ * server's. It names the cause and the fixes.
+ */
+export function usageDiscrepancyWarning(summary: MetricsSummary, opts: MetricOptions = {}): string | null {
+  const m = findMetric(summary, usageDiscrepancyCount.tag);
+  const n = m?.kind === 'single' ? m.stats.avg : 0;
+  if (!n) return null;
+  // Records compared: those with any diff, at least as many as the most common diff.
+  let compared = 0;
+  for (const tag of DIFF_TAGS) {
+    const d = findMetric(summary, tag);
+    if (d?.kind === 'distribution') compared = Math.max(compared, d.stats.count);
+  }
+  if (2 * n <= compared) return null;
+  const threshold = opts.usage_discrepancy_threshold_pct ?? METRIC_OPTION_DEFAULTS.usage_discrepancy_threshold_pct;
+  return (
+    `${n} of ${compared} requests have usage token counts from the server more than ${threshold} % away from servebench's own ` +
+    `(--usage-discrepancy-threshold): servebench counts with another tokenizer than the server's (a tokenizer mismatch), ` +
+    `so ISL, OSL and ITL are off. To fix it, ${TOKENIZER_FIXES}.`
+  );
+}
