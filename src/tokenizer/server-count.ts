@@ -25,6 +25,8 @@ export class ServerBatchCounter {
   private readonly counter: ServerTokenCounter;
   private agreed = 0;
   private trust: 'unknown' | 'usage' | 'endpoint' = 'unknown';
+  /** The batch counting now; while the sample is still out, batches wait for it, or they would all be sent. */
+  private previous: Promise<unknown> = Promise.resolve();
 
   constructor(spec: TokenizeSpec) {
     this.counter = new ServerTokenCounter(spec, 8);
@@ -40,6 +42,15 @@ export class ServerBatchCounter {
    * record then becomes an error record, with the reason).
    */
   async countBatch(items: readonly { texts: TextsToCount; usage: UsageCounts | null | undefined }[]): Promise<(text: string) => number> {
+    if (this.trust === 'unknown') {
+      const mine = this.previous.then(() => this.countNow(items));
+      this.previous = mine.catch(() => {});
+      return mine;
+    }
+    return this.countNow(items);
+  }
+
+  private async countNow(items: readonly { texts: TextsToCount; usage: UsageCounts | null | undefined }[]): Promise<(text: string) => number> {
     const counts = new Map<string, number>();
     const failed = new Map<string, string>();
     const jobs: Promise<void>[] = [];

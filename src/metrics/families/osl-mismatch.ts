@@ -79,7 +79,7 @@ export function oslMismatchWarning(summary: MetricsSummary, opts: MetricOptions 
   // ignore_eos alone keeps the server from stopping early; min_tokens only up to its value.
   if (given.ignore_eos === true) {
     return (
-      `${head} The run already passes --extra-inputs ignore_eos:true, so the server did not stop at an end-of-sequence token: ` +
+      `${head} The run's --extra-inputs already have ignore_eos:true, so the server did not stop at an end-of-sequence token: ` +
       `the lengths are most likely counted with another tokenizer than the server's (a tokenizer mismatch). To fix it, ${TOKENIZER_FIXES}.`
     );
   }
