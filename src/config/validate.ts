@@ -263,12 +263,14 @@ function tokenizerFlags(f: ProfileFlags): { tokenizer: string | null; tokenizer_
   const tokenizer = f.tokenizer ?? null;
   if (tokenizer !== null && tokenizer.trim() === '') bad('tokenizer', 'must not be empty');
   const rev = f['tokenizer-revision'] ?? null;
-  if (rev !== null && !/^[A-Za-z0-9._/-]+$/.test(rev)) bad('tokenizer-revision', `expected a ref name or a commit hash, got ${JSON.stringify(rev)}`);
+  if (rev !== null && !/^[A-Za-z0-9._/-]+$/.test(rev))
+    bad('tokenizer-revision', `expected a ref name or a commit hash, got ${JSON.stringify(rev)}`);
   if (tokenizer === SERVER_TOKENIZER) {
     // The server counts asynchronously; file datasets and prefix pools count synchronously as they load.
     if (f['input-file'] !== undefined) bad('tokenizer', "'server' works with synthetic prompts only, not with --input-file");
-    if (Number(f['num-prefix-prompts'] ?? 0) > 0) bad('tokenizer', "'server' works with synthetic prompts only, not with --num-prefix-prompts");
-    if (rev !== null) bad('tokenizer-revision', "has no meaning with --tokenizer server");
+    if (Number(f['num-prefix-prompts'] ?? 0) > 0)
+      bad('tokenizer', "'server' works with synthetic prompts only, not with --num-prefix-prompts");
+    if (rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer server');
   }
   return { tokenizer, tokenizer_revision: rev };
 }

@@ -76,7 +76,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, log);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
-      return cfg.load.sweep === null ? await prepareRun(cfg, tok, log) : null;
+      return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
     };
     let prepared = early ? await prepare(early) : null;
     let baseUrl: string;

@@ -61,7 +61,9 @@ port.on('message', (req: BatchRequest) => {
         throw new Error(`test hook: record worker crashes on batch ${batches}`);
       }
       // The server's counts arrive asynchronously; batches may then finish out of order (the pipeline matches ids).
-      const count = serverCounter ? await serverCounter.countBatch(req.items.map((i) => ({ texts: i.texts, usage: i.input.usage }))) : env.count;
+      const count = serverCounter
+        ? await serverCounter.countBatch(req.items.map((i) => ({ texts: i.texts, usage: i.input.usage })))
+        : env.count;
       port.postMessage(processBatch(req, { ...env, count }));
     },
     () => {},

@@ -43,6 +43,8 @@ export async function serverTokenizer(
   const spec = await detectTokenizeEndpoint(baseUrl, cfg.model, headers);
   const t0 = performance.now();
   const tok = await loadServerTokenizer(spec);
-  log(`tokenizer: the server's, through ${spec.api} POST ${new URL(spec.url).pathname} (prompts calibrated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  log(
+    `tokenizer: the server's, through ${spec.api} POST ${new URL(spec.url).pathname} (prompts calibrated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   return tok;
 }

@@ -50,7 +50,9 @@ export class ServerBatchCounter {
     return this.countNow(items);
   }
 
-  private async countNow(items: readonly { texts: TextsToCount; usage: UsageCounts | null | undefined }[]): Promise<(text: string) => number> {
+  private async countNow(
+    items: readonly { texts: TextsToCount; usage: UsageCounts | null | undefined }[],
+  ): Promise<(text: string) => number> {
     const counts = new Map<string, number>();
     const failed = new Map<string, string>();
     const jobs: Promise<void>[] = [];

@@ -58,7 +58,7 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
     bodyTimeout: TIMEOUT_MS,
   });
   const text = await res.body.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(text) as unknown;
   } catch {
@@ -132,7 +132,9 @@ export async function loadServerTokenizer(spec: TokenizeSpec): Promise<TextToken
   const counter = new ServerTokenCounter(spec, 16);
   const prompts = await ServerPrompts.calibrate((texts) => counter.countAll(texts)).catch((err: unknown) => {
     if (err instanceof TokenizerLoadError) throw err;
-    throw new TokenizerLoadError(`--tokenizer server: calibrating prompts against ${spec.url} failed (${err instanceof Error ? err.message : String(err)})`);
+    throw new TokenizerLoadError(
+      `--tokenizer server: calibrating prompts against ${spec.url} failed (${err instanceof Error ? err.message : String(err)})`,
+    );
   });
   const local = (what: string): never => {
     throw new InvalidArgumentError(`--tokenizer server: the server's tokenizer cannot ${what} locally`);

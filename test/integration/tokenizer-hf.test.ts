@@ -20,9 +20,12 @@ beforeAll(() => {
 
 function profile(args: string[]) {
   const dir = tmpDir();
-  const run = runCli(['profile', '--request-count', '4', '--concurrency', '2', '--isl', '32', '--osl', '4', '--artifact-dir', dir, '--ui', 'none', ...args], {
-    env: { HF_HUB_CACHE: cache, HF_HOME: undefined },
-  });
+  const run = runCli(
+    ['profile', '--request-count', '4', '--concurrency', '2', '--isl', '32', '--osl', '4', '--artifact-dir', dir, '--ui', 'none', ...args],
+    {
+      env: { HF_HUB_CACHE: cache, HF_HOME: undefined },
+    },
+  );
   return run.then((r) => ({ r, dir }));
 }
 

@@ -67,7 +67,11 @@ export const TOKENIZER_FIXES =
  * make the server honour --osl, leaving out what the run's --extra-inputs (`given`) already pass,
  * and how to rule out a tokenizer mismatch.
  */
-export function oslMismatchWarning(summary: MetricsSummary, opts: MetricOptions = {}, given: Readonly<Record<string, unknown>> = {}): string | null {
+export function oslMismatchWarning(
+  summary: MetricsSummary,
+  opts: MetricOptions = {},
+  given: Readonly<Record<string, unknown>> = {},
+): string | null {
   const m = findMetric(summary, oslMismatchCount.tag);
   const n = m?.kind === 'single' ? m.stats.avg : 0;
   if (!n) return null;
