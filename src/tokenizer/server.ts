@@ -72,8 +72,16 @@ function shapeOf(api: TokenizeApi): Shape {
 }
 
 /** Finds which tokenize endpoint the server offers; throws TokenizerLoadError (exit 2) when none. */
-export async function detectTokenizeEndpoint(baseUrl: string, model: string, headers: Record<string, string>): Promise<TokenizeSpec> {
-  const root = baseUrl.replace(/\/+$/, '');
+export async function detectTokenizeEndpoint(baseUrl: string, model: string, given: Record<string, string>): Promise<TokenizeSpec> {
+  // Credentials in the URL become a basic authorization header, so no URL kept or shown carries them.
+  const u = new URL(baseUrl);
+  const headers = { ...given };
+  if ((u.username !== '' || u.password !== '') && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+  }
+  u.username = '';
+  u.password = '';
+  const root = u.toString().replace(/\/+$/, '');
   for (const s of SHAPES) {
     try {
       const { status, json } = await post(root + s.path, headers, s.body(PROBE_TEXT, model));
