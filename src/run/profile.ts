@@ -73,12 +73,12 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
     // dataset) fails before anything is started, unless the tokenizer needs the server (it is
     // the server's, or the --model's, named by the server).
-    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, log);
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
     };
-    let prepared = early ? await prepare(early) : null;
+    let prepared = early ? await prepare(early.tokenizer) : null;
     let baseUrl: string;
     let auth: Record<string, string> = {};
     if (cfg.url === null) {
@@ -92,11 +92,15 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       const pre = await preflight(baseUrl, auth);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
-    let tokenizer = early;
-    if (tokenizer === null) {
-      tokenizer = cfg.tokenizer === SERVER_TOKENIZER ? await serverTokenizer(cfg, baseUrl, auth, log) : await chooseTokenizer(cfg, log);
-      prepared = await prepare(tokenizer);
-    }
+    const chosen =
+      early ??
+      (cfg.tokenizer === SERVER_TOKENIZER
+        ? { tokenizer: await serverTokenizer(cfg, baseUrl, auth, log), note: null }
+        : await chooseTokenizer(cfg));
+    // Said once the server answered, so a run that cannot start reports only why.
+    if (chosen.note !== null) log(chosen.note);
+    const tokenizer = chosen.tokenizer;
+    if (early === null) prepared = await prepare(tokenizer);
 
     const dir = resolveArtifactDir(cfg, new Date());
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);

@@ -24,13 +24,15 @@ export function approximateCountsNote(cfg: RunConfig): string {
   );
 }
 
-/** A local tokenizer for the run (not `server`). The built-in mock's output is cl100k-exact, so it gets no note. */
-export async function chooseTokenizer(cfg: RunConfig, log: (msg: string) => void): Promise<TextTokenizer> {
-  if (cfg.tokenizer !== null) return loadTokenizer(cfg.tokenizer, cfg.tokenizer_revision);
+/**
+ * A local tokenizer for the run (not `server`), and the note to log once the server answered (null:
+ * none). The built-in mock's output is cl100k-exact, so it gets no note.
+ */
+export async function chooseTokenizer(cfg: RunConfig): Promise<{ tokenizer: TextTokenizer; note: string | null }> {
+  if (cfg.tokenizer !== null) return { tokenizer: await loadTokenizer(cfg.tokenizer, cfg.tokenizer_revision), note: null };
   const hf = cfg.model === '' ? null : resolveHfCache(cfg.model, cfg.tokenizer_revision);
-  if (hf) return loadResolved(cfg.model, hf);
-  if (cfg.url !== null) log(approximateCountsNote(cfg));
-  return loadTokenizer();
+  if (hf) return { tokenizer: await loadResolved(cfg.model, hf), note: null };
+  return { tokenizer: await loadTokenizer(), note: cfg.url !== null ? approximateCountsNote(cfg) : null };
 }
 
 /** `--tokenizer server`: detects the tokenize endpoint and calibrates the prompts; logs which endpoint. */
