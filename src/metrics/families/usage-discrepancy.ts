@@ -88,25 +88,19 @@ export const usageDiscrepancyRecordMetrics: readonly RecordMetricDef[] = [
 export const usageDiscrepancyRunMetrics: readonly RunMetricDef[] = [usageDiscrepancyCount];
 
 /**
- * The end-of-run warning when the server's usage and servebench's counts disagree on most of the
- * requests compared, or null: the sign that servebench counts with another tokenizer than the
- * server's. It names the cause and the fixes.
+ * The end-of-run warning when the server's usage and servebench's output counts disagree on most
+ * of the requests compared, or null: the sign that servebench counts with another tokenizer than
+ * the server's. Output counts only: a chat server's prompt_tokens include its chat template's
+ * tokens, so a prompt difference alone is no sign of a mismatch. It names the cause and the fixes.
  */
 export function usageDiscrepancyWarning(summary: MetricsSummary, opts: MetricOptions = {}): string | null {
-  const m = findMetric(summary, usageDiscrepancyCount.tag);
-  const n = m?.kind === 'single' ? m.stats.avg : 0;
-  if (!n) return null;
-  // Records compared: those with any diff, at least as many as the most common diff.
-  let compared = 0;
-  for (const tag of DIFF_TAGS) {
-    const d = findMetric(summary, tag);
-    if (d?.kind === 'distribution') compared = Math.max(compared, d.stats.count);
-  }
-  if (2 * n <= compared) return null;
   const threshold = opts.usage_discrepancy_threshold_pct ?? METRIC_OPTION_DEFAULTS.usage_discrepancy_threshold_pct;
+  const d = findMetric(summary, usageCompletionTokensDiffPct.tag);
+  // Most requests beyond the threshold: the median is.
+  if (d?.kind !== 'distribution' || d.stats.count === 0 || !(d.stats.p50 > threshold)) return null;
   return (
-    `${n} of ${compared} requests have usage token counts from the server more than ${threshold} % away from servebench's own ` +
-    `(--usage-discrepancy-threshold): servebench counts with another tokenizer than the server's (a tokenizer mismatch), ` +
-    `so ISL, OSL and ITL are off. To fix it, ${TOKENIZER_FIXES}.`
+    `on most of ${d.stats.count} requests the output token count in the server's usage is more than ${threshold} % away from ` +
+    `servebench's own (median ${d.stats.p50.toFixed(1)} %, --usage-discrepancy-threshold): servebench counts with another tokenizer ` +
+    `than the server's (a tokenizer mismatch), so ISL, OSL and ITL are off. To fix it, ${TOKENIZER_FIXES}.`
   );
 }
