@@ -72,6 +72,9 @@ export class ServerBatchCounter {
         ),
       );
     };
+    // Outputs the server's usage may count: while the sample is out, only as many go to the endpoint
+    // as the sample still needs; the rest wait for its verdict.
+    const deferred: { out: string; u: number }[] = [];
     for (const { texts, usage } of items) {
       for (const t of texts.input ?? []) ask(t);
       if (texts.reasoning !== null) ask(texts.reasoning);
@@ -80,10 +83,23 @@ export class ServerBatchCounter {
       // Usage counts reasoning too; only an output without reasoning compares one to one.
       const u = usage?.completion_tokens ?? null;
       const comparable = u !== null && texts.reasoning === null && !usage?.reasoning_tokens;
-      if (comparable && this.trust === 'usage') counts.set(out, u);
-      else ask(out, comparable && this.trust === 'unknown' ? u : undefined);
+      if (!comparable || this.trust === 'endpoint') ask(out);
+      else if (this.trust === 'usage') counts.set(out, u);
+      else if (jobs.length < SAMPLE - this.agreed) ask(out, u);
+      else deferred.push({ out, u });
     }
     await Promise.all(jobs);
+    // Rounds of at most what the sample still needs, until the verdict is in or nothing is left.
+    while (deferred.length > 0) {
+      jobs.length = 0;
+      const round = this.trust === 'unknown' ? deferred.splice(0, Math.max(1, SAMPLE - this.agreed)) : deferred.splice(0);
+      for (const { out, u } of round) {
+        if (this.trust === 'usage') {
+          if (!counts.has(out)) counts.set(out, u);
+        } else ask(out, u);
+      }
+      await Promise.all(jobs);
+    }
     return (text: string) => {
       if (text === '') return 0;
       const n = counts.get(text);
