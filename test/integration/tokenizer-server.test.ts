@@ -88,6 +88,33 @@ describe('--tokenizer server', () => {
     expect(after).toBeLessThan(20);
   });
 
+  it('against the built-in mock, which it starts with its words tokenizer', async () => {
+    const dir = tmpDir();
+    const r = await runCli([
+      'profile',
+      '--tokenizer',
+      'server',
+      '--request-count',
+      '4',
+      '--isl',
+      '40',
+      '--osl',
+      '6',
+      '--export-level',
+      'records',
+      '--artifact-dir',
+      dir,
+      '--ui',
+      'none',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const rec of readJsonl(path.join(dir, 'records.jsonl'))) {
+      expect(rec.metrics.input_sequence_length.value).toBe(40);
+      expect(rec.metrics.usage_prompt_tokens.value).toBe(40);
+      expect(rec.metrics.output_sequence_length.value).toBe(rec.metrics.usage_completion_tokens.value);
+    }
+  });
+
   it('a server without a tokenize endpoint: one line, exit 2', async () => {
     const plain = await spawnMock(['--ttft-ms', '1', '--itl-ms', '0']);
     try {
