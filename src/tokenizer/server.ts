@@ -2,7 +2,8 @@
 // server offers is found at start by probing the known shapes in turn; the answer is one plain
 // object (TokenizeSpec) so record workers can build the same client.
 //   vLLM       POST /tokenize     {model, prompt, add_special_tokens:false} → {tokens, count, max_model_len}
-//   SGLang     POST /v1/tokenize  the same request and answer
+//   SGLang     POST /v1/tokenize  the same request and answer (SGLang also serves it at /tokenize, so the
+//                                 vLLM probe usually finds it first and the run names it "vllm")
 //   llama.cpp  POST /tokenize     {content, add_special:false}              → {tokens}
 //   TGI        POST /tokenize     {inputs, add_special_tokens:false}        → [{id, text, start, stop, special?}]
 // A body without the field a server wants is refused (vLLM, TGI) or answered with no tokens
