@@ -5,6 +5,7 @@ import { startMockServer } from '../mock/server.js';
 import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
 import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
+import type { TokenizerKind } from '../mock/words.js';
 
 interface MockArgs {
   port: number;
@@ -25,6 +26,7 @@ interface MockArgs {
   'spec-decode-draft-len': number;
   'spec-decode-acceptance': number;
   'record-requests'?: string;
+  'tokenizer-kind': string;
   'exit-with-stdin': boolean;
   fast: boolean;
   workers: number;
@@ -36,6 +38,12 @@ equals the length sent. Length: max_completion_tokens (chat) or max_tokens; with
 length in [${DEFAULT_LENGTH_MIN}, ${DEFAULT_LENGTH_MAX}] (at least min_tokens). --reasoning-tokens come on top of it;
 usage.completion_tokens counts both. Early eos (--eos-probability) only when ignore_eos is false,
 never below min_tokens. prompt_tokens is an estimate: ceil(prompt characters / 4).
+
+--tokenizer-kind words: the mock's own tokenizer instead (a token is a run of ASCII letters and digits,
+or any other single non-space character), unlike cl100k on purpose: prompt_tokens counts it, each output
+token is two words run together (" thewhile": one token here, usually two under cl100k), and
+POST /tokenize answers in vLLM's shape ({"prompt"} → {"tokens", "count", "max_model_len"}) and in
+llama.cpp's ({"content"} → {"tokens"}).
 
 Fault injection (generation requests only, counted from 1 in arrival order):
   http500    500 with a JSON error body
@@ -150,6 +158,12 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.specDecodeAcceptance,
           describe: 'per-draft acceptance probability; drafts are checked in order until the first rejection',
         },
+        'tokenizer-kind': {
+          type: 'string',
+          coerce: lastString,
+          default: MOCK_DEFAULTS.tokenizerKind,
+          describe: 'cl100k (one-token words, estimated prompt_tokens) or words (its own tokenizer, served at POST /tokenize)',
+        },
         'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
@@ -192,6 +206,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       specDecodeDraftLen: argv['spec-decode-draft-len'],
       specDecodeAcceptance: argv['spec-decode-acceptance'],
       recordRequests: argv['record-requests'] ?? null,
+      tokenizerKind: argv['tokenizer-kind'] as TokenizerKind,
     });
     if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
       throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);
@@ -215,7 +230,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     if (!argv.fast)
       process.stderr.write(
         `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
-          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed}${fault}\n`,
+          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed} tokenizer=${opts.tokenizerKind}${fault}\n`,
       );
     // The fast mock serves from native threads, which do not keep the event loop alive: without
     // this timer the process would exit as soon as it printed that it was listening.

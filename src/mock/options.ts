@@ -1,6 +1,7 @@
 // Mock server options: the one typed shape shared by the CLI, startMockServer and tests,
 // with the defaults and the validation in one place so the CLI and in-process users agree.
 import { InvalidArgumentError } from '../errors.js';
+import { TOKENIZER_KINDS, type TokenizerKind } from './words.js';
 
 export const FAIL_MODES = ['http500', 'http429', 'reset', 'malformed', 'sse-error', 'hang'] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
@@ -38,6 +39,11 @@ export interface MockOptions {
   specDecodeDraftLen: number;
   /** Per-draft acceptance probability, drafts checked in order until the first rejection. */
   specDecodeAcceptance: number;
+  /**
+   * cl100k: output words of one cl100k token each, prompt_tokens estimated, no /tokenize. words: the
+   * mock's own tokenizer (words.ts) for usage and output, served at POST /tokenize.
+   */
+  tokenizerKind: TokenizerKind;
   /** Append every received request as one JSON line to this file; null = off. */
   recordRequests: string | null;
   /** Write the one-line startup/shutdown logs to stderr. */
@@ -62,6 +68,7 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   failMode: 'http500',
   specDecodeDraftLen: 0,
   specDecodeAcceptance: 0.7,
+  tokenizerKind: 'cl100k',
   recordRequests: null,
   log: true,
 });
@@ -105,6 +112,9 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   o.specDecodeAcceptance = num('spec-decode-acceptance', o.specDecodeAcceptance, 0, 1, false);
   if (!(FAIL_MODES as readonly string[]).includes(o.failMode)) {
     throw new InvalidArgumentError(`--fail-mode must be one of ${FAIL_MODES.join('|')} (got ${String(o.failMode)})`);
+  }
+  if (!(TOKENIZER_KINDS as readonly string[]).includes(o.tokenizerKind)) {
+    throw new InvalidArgumentError(`--tokenizer-kind must be one of ${TOKENIZER_KINDS.join('|')} (got ${String(o.tokenizerKind)})`);
   }
   if (o.recordRequests !== null && (typeof o.recordRequests !== 'string' || o.recordRequests === '')) {
     throw new InvalidArgumentError('--record-requests must be a file path');

@@ -4,6 +4,7 @@ import { BadRequestError } from '../errors.js';
 import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, MAX_OUTPUT_TOKENS, type MockOptions } from './options.js';
 import { planSpecSteps, type SpecSteps } from './spec-decode.js';
 import { createRng, hashString, mixSeed, unit } from './text.js';
+import { countWords } from './words.js';
 
 export type EndpointKind = 'chat' | 'completions';
 export type FinishReason = 'stop' | 'length';
@@ -17,8 +18,10 @@ export interface GenerationPlan {
   continuousUsage: boolean;
   /** Echoed in responses: the request's model, else the served name. */
   model: string;
-  /** A cheap estimate (ceil(chars / 4) plus any token-id prompts), not a tokenizer count. */
+  /** A cheap estimate (ceil(chars / 4) plus any token-id prompts), or under --tokenizer-kind words its count. */
   promptTokens: number;
+  /** Output text in the words tokenizer's tokens (--tokenizer-kind words) rather than cl100k's. */
+  words: boolean;
   contentTokens: number;
   reasoningTokens: number;
   finishReason: FinishReason;
@@ -40,12 +43,14 @@ function optInt(body: Body, key: string, min: number): number | null {
 }
 
 /** Characters of prompt text and count of literal token ids, walking the OpenAI prompt shapes. */
-function promptSize(kind: EndpointKind, body: Body): { chars: number; ids: number; hash: number } {
+function promptSize(kind: EndpointKind, body: Body): { chars: number; words: number; ids: number; hash: number } {
   let chars = 0;
+  let words = 0;
   let ids = 0;
   let hash = 0x811c9dc5;
   const addText = (s: string) => {
     chars += s.length;
+    words += countWords(s);
     hash = hashString(s, hash);
   };
   if (kind === 'chat') {
@@ -77,7 +82,7 @@ function promptSize(kind: EndpointKind, body: Body): { chars: number; ids: numbe
     if (prompt === undefined || prompt === null) throw new BadRequestError('prompt is required');
     visit(prompt);
   }
-  return { chars, ids, hash };
+  return { chars, words, ids, hash };
 }
 
 export function planGeneration(kind: EndpointKind, body: unknown, opts: MockOptions): GenerationPlan {
@@ -85,7 +90,7 @@ export function planGeneration(kind: EndpointKind, body: unknown, opts: MockOpti
     throw new BadRequestError('request body must be a JSON object');
   }
   const b = body as Body;
-  const { chars, ids, hash } = promptSize(kind, b);
+  const { chars, words, ids, hash } = promptSize(kind, b);
 
   // For chat, max_completion_tokens is the current name and wins over the legacy max_tokens.
   const maxCompletion = kind === 'chat' ? optInt(b, 'max_completion_tokens', 1) : null;
@@ -130,7 +135,8 @@ export function planGeneration(kind: EndpointKind, body: unknown, opts: MockOpti
     includeUsage: stream && streamOptions?.include_usage === true,
     continuousUsage: stream && streamOptions?.continuous_usage_stats === true,
     model: typeof b.model === 'string' && b.model !== '' ? b.model : opts.modelName,
-    promptTokens: Math.ceil(chars / 4) + ids,
+    promptTokens: (opts.tokenizerKind === 'words' ? words : Math.ceil(chars / 4)) + ids,
+    words: opts.tokenizerKind === 'words',
     contentTokens: length,
     reasoningTokens,
     finishReason,

@@ -12,6 +12,7 @@ import { resolveMockOptions, type MockOptions } from './options.js';
 import { RequestRecorder } from './recorder.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
+import { tokenizeResponse } from './words.js';
 
 export interface MockServer {
   /** e.g. http://127.0.0.1:40123 (no trailing slash). */
@@ -116,6 +117,28 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     });
   }
 
+  /** POST /tokenize (--tokenizer-kind words): answered at once, not on the generation clock. */
+  function tokenize(req: IncomingMessage, res: ServerResponse, tsNs: bigint, path: string): void {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size <= MAX_BODY_BYTES) parts.push(b);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return sendError(res, 413, `request body over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error');
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+        recorder?.record(tsNs, 'POST', path, req.headers, body);
+        send(res, jsonResponse(200, tokenizeResponse(body)));
+      } catch (err) {
+        const why = err instanceof BadRequestError ? err.message : `invalid JSON body: ${(err as Error).message}`;
+        sendError(res, 400, why, 'invalid_request_error');
+      }
+    });
+  }
+
   const server = createServer({ keepAlive: true, noDelay: true, requestTimeout: 0 }, (req, res) => {
     const tsNs = recorder ? process.hrtime.bigint() : 0n;
     const url = req.url ?? '/';
@@ -124,6 +147,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     const method = req.method ?? 'GET';
     if (method === 'POST' && path === '/v1/chat/completions') return generate('chat', req, res, tsNs, path);
     if (method === 'POST' && path === '/v1/completions') return generate('completions', req, res, tsNs, path);
+    if (method === 'POST' && path === '/tokenize' && opts.tokenizerKind === 'words') return tokenize(req, res, tsNs, path);
     recorder?.record(tsNs, method, path, req.headers, null);
     req.resume(); // drain any body so keep-alive stays usable
     if (path === '/metrics' && method === 'GET') return dcgm.serve(url, res);

@@ -74,7 +74,7 @@ export class StreamJob implements ClockJob {
     const { plan, opts, t0, res } = ctx;
     this.fmt = new ChunkFormatter(plan, ctx.id, ctx.created);
     this.spec = new SpecStepCursor(plan.specSteps ?? null);
-    this.words = new WordSource(plan.textSeed);
+    this.words = new WordSource(plan.textSeed, plan.words);
     this.itl = opts.itlMs;
     this.tpc = opts.tokensPerChunk;
     this.firstDue = t0 + opts.ttftMs;
@@ -210,7 +210,7 @@ export class BodyJob implements ClockJob {
     else if (fault === 'sse-error') body = SSE_ERROR.slice(6, -2);
     else {
       // Same order as the stream (reasoning first) so both modes give the same text for a seed.
-      const words = new WordSource(plan.textSeed);
+      const words = new WordSource(plan.textSeed, plan.words);
       const reasoning = words.take(plan.reasoningTokens);
       body = completionBody(plan, this.ctx.id, this.ctx.created, words.take(plan.contentTokens), reasoning);
     }

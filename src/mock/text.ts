@@ -57,17 +57,26 @@ export function mixSeed(a: number, b: number): number {
   return h >>> 0;
 }
 
-/** A seeded source of one-token words. */
+/**
+ * A seeded source of one-token words. `compound`: two words run together (" thewhile"), one token
+ * under the mock's words tokenizer (words.ts) and usually two under cl100k.
+ */
 export class WordSource {
   private readonly rng: () => number;
-  constructor(seed: number) {
+  constructor(
+    seed: number,
+    private readonly compound = false,
+  ) {
     this.rng = createRng(seed);
   }
 
   /** The next `n` tokens as one string. */
   take(n: number): string {
     let s = '';
-    for (let i = 0; i < n; i++) s += VOCAB[this.rng() >>> 25];
+    for (let i = 0; i < n; i++) {
+      s += VOCAB[this.rng() >>> 25];
+      if (this.compound) s += VOCAB[this.rng() >>> 25].slice(1);
+    }
     return s;
   }
 }

@@ -1,6 +1,6 @@
 // The metric catalogue's part of one run, as a handful of calls the run wiring makes: processor
 // options (--per-chunk-usage), the profiling-phase start (network probes), the summary options
-// (thresholds, goodput SLOs, the network RTT) and the end-of-run report (OSL mismatch warning,
+// (thresholds, goodput SLOs, the network RTT) and the end-of-run report (usage discrepancy and OSL mismatch warnings,
 // network calibration details for profile_export.json).
 import type { RunConfig } from '../config/types.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
@@ -8,6 +8,7 @@ import { CONVENTION_NAMES, comparisonRegistry, registryFor } from '../metrics/co
 import { resolveSlos } from '../metrics/families/goodput.js';
 import type { MetricOptions } from '../metrics/core/options.js';
 import { oslMismatchWarning } from '../metrics/families/osl-mismatch.js';
+import { usageDiscrepancyWarning } from '../metrics/families/usage-discrepancy.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
 import type { ProcessorOptions } from '../records/process.js';
 import { warn } from '../warnings.js';
@@ -64,7 +65,9 @@ export class CatalogueRun {
 
   /** End-of-run warnings; returns the extra top-level fields for profile_export.json. */
   report(summary: MetricsSummary): Record<string, unknown> {
-    const osl = oslMismatchWarning(summary, this.options ?? {});
+    const usage = usageDiscrepancyWarning(summary, this.options ?? {});
+    if (usage) warn(usage);
+    const osl = oslMismatchWarning(summary, this.options ?? {}, this.cfg.extra_inputs);
     if (osl) warn(osl);
     return this.networkInfo ? { network_latency: this.networkInfo } : {};
   }

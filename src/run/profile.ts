@@ -16,7 +16,9 @@ import { checkSweep, runSweep } from './sweep.js';
 import { SWEEP_CSV } from './sweep-summary.js';
 import { renderSweepTable } from './sweep-table.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
-import { loadTokenizer } from '../tokenizer/load.js';
+import { chooseTokenizer, serverTokenizer, tokenizerNeedsServer } from './tokenizer-choice.js';
+import { SERVER_TOKENIZER } from '../config/defaults.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
 import { runRepeated } from './multi-run.js';
@@ -35,6 +37,8 @@ function print(text: string): void {
 
 function mockArgs(cfg: RunConfig): string[] {
   const a: string[] = ['--model-name', cfg.model];
+  // --tokenizer server against the built-in mock: it counts with its own tokenizer and serves /tokenize.
+  if (cfg.tokenizer === SERVER_TOKENIZER) a.push('--tokenizer-kind', 'words');
   if (cfg.mock.ttft_ms !== null) a.push('--ttft-ms', String(cfg.mock.ttft_ms));
   if (cfg.mock.itl_ms !== null) a.push('--itl-ms', String(cfg.mock.itl_ms));
   return a;
@@ -59,20 +63,35 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
   try {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
-    // dataset) fails before anything is started.
-    const tokenizer = await loadTokenizer(cfg.tokenizer ?? undefined);
-    const prepared = cfg.load.sweep === null ? await prepareRun(cfg, tokenizer, log) : null;
-    if (cfg.load.sweep !== null) await checkSweep(cfg, tokenizer, log);
+    // dataset) fails before anything is started, unless the tokenizer needs the server (it is
+    // the server's, or the --model's, named by the server).
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
+    const prepare = async (tok: TextTokenizer) => {
+      if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
+      return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
+    };
+    let prepared = early ? await prepare(early.tokenizer) : null;
     let baseUrl: string;
+    let auth: Record<string, string> = {};
     if (cfg.url === null) {
       mock = await spawnMock(mockArgs(cfg));
       baseUrl = mock.url;
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      const pre = await preflight(baseUrl, authHeaders(cfg));
+      auth = authHeaders(cfg);
+      const pre = await preflight(baseUrl, auth);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
+    const chosen =
+      early ??
+      (cfg.tokenizer === SERVER_TOKENIZER
+        ? { tokenizer: await serverTokenizer(cfg, baseUrl, auth, log), note: null }
+        : await chooseTokenizer(cfg));
+    // Said once the server answered, so a run that cannot start reports only why.
+    if (chosen.note !== null) log(chosen.note);
+    const tokenizer = chosen.tokenizer;
+    if (early === null) prepared = await prepare(tokenizer);
 
     const dir = resolveArtifactDir(cfg, new Date());
     // A reused dir: the previous run's exports go, so none is mistaken for this run's (artifact-dir.ts).

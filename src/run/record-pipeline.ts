@@ -22,6 +22,7 @@ import { completeRecord, countTexts, type PreparedRecord } from '../records/proc
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
 import type { WorkerInit } from './record-worker.js';
 import { knownSecrets, scrub } from '../secrets.js';
+import type { TokenizeSpec } from '../tokenizer/types.js';
 
 export interface PipelineOptions {
   /** Worker threads (--record-workers). */
@@ -41,6 +42,8 @@ export interface PipelineOptions {
   /** Test hook: each first-generation worker throws on this batch (1-based). */
   crashAtBatch?: number;
   forceCounter?: 'huggingface';
+  /** --tokenizer server: workers count through the server's tokenize endpoint. */
+  server?: TokenizeSpec;
 }
 
 /** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
@@ -209,6 +212,7 @@ export class RecordPipeline {
       secrets: knownSecrets(),
       ...(crashAtBatch !== undefined ? { crashAtBatch } : {}),
       ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
+      ...(this.opts.server ? { server: this.opts.server } : {}),
     };
     const worker = new Worker(workerPath(), { workerData: init });
     const slot: Slot = { worker, inFlight: new Set(), dead: false };

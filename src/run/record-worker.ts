@@ -3,6 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CONVENTION_NAMES, comparisonRegistry, registryFor, type ConventionChoice } from '../metrics/conventions.js';
 import { createTokenCounter } from '../tokenizer/count.js';
+import { ServerBatchCounter } from '../tokenizer/server-count.js';
+import type { TokenizeSpec } from '../tokenizer/types.js';
 import { processBatch, type BatchEnv, type BatchRequest } from './record-batch.js';
 import type { ExportLevel } from '../config/types.js';
 import { addSecrets } from '../secrets.js';
@@ -17,6 +19,8 @@ export interface WorkerInit {
   crashAtBatch?: number;
   /** Count with @huggingface/tokenizers even for a cl100k file. */
   forceCounter?: 'huggingface';
+  /** --tokenizer server: count through the server's tokenize endpoint instead of tokenizerPath. */
+  server?: TokenizeSpec;
 }
 
 const init = workerData as WorkerInit;
@@ -29,8 +33,14 @@ const compareWith =
   init.convention === 'all'
     ? new Map(CONVENTION_NAMES.filter((n) => n !== 'aiperf').map((n) => [n, comparisonRegistry(n)] as const))
     : undefined;
-const ready: Promise<BatchEnv> = createTokenCounter(init.tokenizerPath, init.forceCounter).then((counter) => ({
-  count: counter.count,
+const serverCounter = init.server ? new ServerBatchCounter(init.server) : null;
+const localCount: Promise<(text: string) => number> = serverCounter
+  ? Promise.resolve(() => {
+      throw new Error('the server tokenizer counts per batch');
+    })
+  : createTokenCounter(init.tokenizerPath, init.forceCounter).then((counter) => counter.count);
+const ready: Promise<BatchEnv> = localCount.then((count) => ({
+  count,
   registry: registryFor(init.convention),
   compareWith,
   level: init.level,
@@ -49,12 +59,16 @@ ready.catch((err: unknown) => {
 let batches = 0;
 port.on('message', (req: BatchRequest) => {
   void ready.then(
-    (env) => {
+    async (env) => {
       batches++;
       if (init.crashAtBatch !== undefined && batches === init.crashAtBatch) {
         throw new Error(`test hook: record worker crashes on batch ${batches}`);
       }
-      port.postMessage(processBatch(req, env));
+      // The server's counts arrive asynchronously; batches may then finish out of order (the pipeline matches ids).
+      const count = serverCounter
+        ? await serverCounter.countBatch(req.items.map((i) => ({ texts: i.texts, usage: i.input.usage })))
+        : env.count;
+      port.postMessage(processBatch(req, { ...env, count }));
     },
     () => {},
   );

@@ -103,6 +103,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     workers: cfg.record_workers,
     tokenizerPath: env.tokenizer.path,
     count: (t) => env.tokenizer.count(t),
+    ...(env.tokenizer.server ? { server: env.tokenizer.server } : {}),
     convention: cfg.statistics.convention,
     registry: catalogue.processorOptions.registry ?? defaultRegistry(),
     compareWith: catalogue.processorOptions.compareWith,

