@@ -5,7 +5,15 @@ import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
-import { DEFAULTS, ENDPOINT_PATHS, MAX_PROMPT_TOKENS, MAX_READ_COALESCE_US, MAX_SIZE_CAP, MIN_SIZE_CAP, SERVER_TOKENIZER } from './defaults.js';
+import {
+  DEFAULTS,
+  ENDPOINT_PATHS,
+  MAX_PROMPT_TOKENS,
+  MAX_READ_COALESCE_US,
+  MAX_SIZE_CAP,
+  MIN_SIZE_CAP,
+  SERVER_TOKENIZER,
+} from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';

@@ -40,7 +40,9 @@ export function flagGiven(argv: readonly string[], name: string): boolean {
 export async function startFastMockServer(opts: MockOptions, fast: FastMockSettings): Promise<MockServer> {
   for (const [key, flag] of UNSUPPORTED) {
     if (key in MOCK_DEFAULTS && opts[key] !== (MOCK_DEFAULTS as MockOptions)[key]) {
-      throw new InvalidArgumentError(`--${flag} is not supported with --fast (the fast mock streams one token per chunk, without faults or delayed closing events)`);
+      throw new InvalidArgumentError(
+        `--${flag} is not supported with --fast (the fast mock streams one token per chunk, without faults or delayed closing events)`,
+      );
     }
   }
   if (!Number.isInteger(fast.workers) || fast.workers < 1 || fast.workers > 64) {

@@ -20,7 +20,8 @@ export function redactForPage(config: unknown): unknown {
   const out: Obj = { ...c };
   if (out.api_key !== null && out.api_key !== undefined) out.api_key = REDACTED;
   const headers = obj(out.headers);
-  if (headers) out.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, isHarmlessHeader(k) || v === REDACTED ? v : REDACTED]));
+  if (headers)
+    out.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, isHarmlessHeader(k) || v === REDACTED ? v : REDACTED]));
   for (const k of ['url', 'resolved_url']) {
     if (typeof out[k] === 'string') out[k] = out[k].replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
   }

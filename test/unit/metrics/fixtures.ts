@@ -32,7 +32,11 @@ export function metricRecord(s: RecordSpec = {}): MetricRecord {
     token_ns: tokens.map((t) => start + msToNs(t)),
     first_output_ns: firstOutput === null ? null : start + msToNs(firstOutput),
     // As records/process.ts derives it: the last token (streaming), the body (non-streaming).
-    last_content_ns: !(s.streaming ?? true) ? start + msToNs(s.end ?? 100) : tokens.length > 0 ? start + msToNs(tokens[tokens.length - 1]) : null,
+    last_content_ns: !(s.streaming ?? true)
+      ? start + msToNs(s.end ?? 100)
+      : tokens.length > 0
+        ? start + msToNs(tokens[tokens.length - 1])
+        : null,
     input_tokens: s.input === undefined ? 100 : s.input,
     output_tokens: s.output === undefined ? 10 : s.output,
     reasoning_tokens: s.reasoning === undefined ? null : s.reasoning,
