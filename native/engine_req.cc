@@ -27,7 +27,7 @@ void Req::OnBody(const char* p, size_t n, int64_t stamp) {
 
 void Req::OnEvent(std::string_view data, std::string_view type, int64_t stamp) {
   if (rec.decoding) {
-    decoder.Event(*in.decode, data, stamp, &rec.decoded);
+    decoder.Event(*in.decode, data, type, stamp, &rec.decoded);
     if (rec.decoded.content.size() + rec.decoded.reasoning.size() > kMaxEventBytes / 2) {
       body_overflow = true;
       return;
