@@ -16,6 +16,7 @@ import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { loadTokenizer } from '../tokenizer/load.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
+import { endpointUrl } from '../transport/url.js';
 import { runRepeated } from './multi-run.js';
 import { renderAggregateTable } from '../export/aggregate.js';
 
@@ -87,7 +88,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     const dir = resolveArtifactDir(cfg, new Date());
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);
     const env = { baseUrl, tokenizer, control, dir, log, progress };
-    log(`profiling ${baseUrl}${cfg.endpoint} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
+    log(`profiling ${endpointUrl(baseUrl, cfg.endpoint)} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
 
     if (cfg.load.sweep !== null) {
       const sweep = await runSweep(cfg, env);

@@ -7,6 +7,7 @@ import { callNative, native, type EngineBatch, type NativeEngine } from '../nati
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
 import type { PreparedRequest, StreamDecode, Transport } from './types.js';
+import { requestTarget } from './url.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -82,7 +83,7 @@ export class NativeTransport implements Transport {
   private flushScheduled = false;
   private queuedSinceNs = 0n;
   private nextId = 1;
-  private readonly pathPrefix: string;
+  private readonly base: URL;
   private readonly hostLine: string;
   private closed = false;
 
@@ -90,7 +91,7 @@ export class NativeTransport implements Transport {
     const Engine = native.Engine;
     if (!Engine) throw new Error('the native addon was built without the stream engine');
     const u = new URL(opts.baseUrl);
-    this.pathPrefix = u.pathname.replace(/\/+$/, '');
+    this.base = u;
     this.hostLine = `host: ${u.host}\r\n`;
     this.engine = callNative(
       () =>
@@ -175,7 +176,7 @@ export class NativeTransport implements Transport {
   }
 
   private renderHead(req: PreparedRequest): string {
-    let head = `POST ${this.pathPrefix}${req.path} HTTP/1.1\r\n${this.hostLine}`;
+    let head = `POST ${requestTarget(this.base, req.path)} HTTP/1.1\r\n${this.hostLine}`;
     for (const name in req.headers) {
       const value = req.headers[name];
       if (BAD_NAME.test(name) || name === '') throw new Error(`invalid request header name ${JSON.stringify(name)}`);

@@ -1,6 +1,7 @@
 // Before the first request: is the server there, and which model does it serve?
 import { request } from 'undici';
 import { InvalidArgumentError, UnreachableServerError } from '../errors.js';
+import { endpointUrl } from './url.js';
 
 export interface PreflightResult {
   /** The first model listed by GET /v1/models, if the server lists any. */
@@ -9,7 +10,7 @@ export interface PreflightResult {
 
 /** Any HTTP answer means reachable; a connection failure is exit code 2 before the run starts. */
 export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<PreflightResult> {
-  const url = baseUrl.replace(/\/+$/, '') + '/v1/models';
+  const url = endpointUrl(baseUrl, '/v1/models');
   try {
     const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const text = await res.body.text();

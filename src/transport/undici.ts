@@ -9,6 +9,7 @@ import { transportError } from './classify.js';
 import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
+import { requestTarget } from './url.js';
 import { UndiciTracer } from './undici-trace.js';
 import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
@@ -31,7 +32,7 @@ export class UndiciTransport implements Transport {
   readonly name = 'undici';
   private readonly pool: Pool;
   private readonly origin: string;
-  private readonly basePath: string;
+  private readonly base: URL;
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
   private readonly decoder: SseDecoder | null;
@@ -39,7 +40,7 @@ export class UndiciTransport implements Transport {
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
     this.origin = u.origin;
-    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.base = u;
     this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
     this.pool = new Pool(this.origin, {
@@ -122,7 +123,7 @@ export class UndiciTransport implements Transport {
         this.pool.dispatch(
           {
             origin: this.origin,
-            path: this.basePath + req.path,
+            path: requestTarget(this.base, req.path),
             method: 'POST',
             headers: req.headers,
             body: req.body,
