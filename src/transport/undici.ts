@@ -1,7 +1,7 @@
 // The default transport: undici's low-level dispatch API, one pool sized to the concurrency.
 // The socket is read on the JS thread, so each chunk is stamped here the moment undici hands it over;
 // SSE framing of the buffered chunks happens in one native call per response.
-import { Pool } from 'undici';
+import { Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
@@ -22,6 +22,8 @@ export interface UndiciTransportOptions {
   trace?: boolean;
   /** Decode SSE payloads natively (RawRecord.decoded). */
   decode?: StreamDecode;
+  /** Send every request through this proxy (HTTP_PROXY & co., see proxySetting in select.ts); null: direct. */
+  proxy?: string | null;
 }
 
 interface InFlight {
@@ -30,7 +32,7 @@ interface InFlight {
 
 export class UndiciTransport implements Transport {
   readonly name = 'undici';
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly origin: string;
   private readonly base: URL;
   private readonly inFlight = new Set<InFlight>();
@@ -43,7 +45,7 @@ export class UndiciTransport implements Transport {
     this.base = u;
     this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
-    this.pool = new Pool(this.origin, {
+    const pool = {
       connections: opts.connections,
       pipelining: 1,
       keepAliveTimeout: 60_000,
@@ -51,8 +53,11 @@ export class UndiciTransport implements Transport {
       // Our own timer enforces --request-timeout-seconds over the whole request.
       headersTimeout: 0,
       bodyTimeout: 0,
-      connect: this.tracer ? this.tracer.connector({ timeout: 30_000 }) : { timeout: 30_000 },
-    });
+    };
+    // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup stamps.
+    this.pool = opts.proxy
+      ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 } })
+      : new Pool(this.origin, { ...pool, connect: this.tracer ? this.tracer.connector({ timeout: 30_000 }) : { timeout: 30_000 } });
   }
 
   send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
