@@ -1,7 +1,7 @@
 // The default transport: undici's low-level dispatch API, one pool sized to the concurrency.
 // The socket is read on the JS thread, so each chunk is stamped here the moment undici hands it over;
 // SSE framing of the buffered chunks happens in one native call per response.
-import { Pool, ProxyAgent } from 'undici';
+import { buildConnector, Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
@@ -10,6 +10,7 @@ import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
 import { requestTarget } from './url.js';
+import { ConnectionBook, newAttempt, unanswered } from './undici-socket.js';
 import { UndiciTracer } from './undici-trace.js';
 import type { PreparedRequest, StreamDecode, Transport } from './types.js';
 
@@ -38,6 +39,8 @@ export class UndiciTransport implements Transport {
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
   private readonly decoder: SseDecoder | null;
+  private readonly book = new ConnectionBook();
+  private retried = 0;
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
@@ -54,10 +57,12 @@ export class UndiciTransport implements Transport {
       headersTimeout: 0,
       bodyTimeout: 0,
     };
-    // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup stamps.
+    const connect = this.tracer ? this.tracer.connector({ timeout: 30_000 }) : buildConnector({ timeout: 30_000 });
+    // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup
+    // stamps, no 100 Continue filter, no re-send of unanswered requests.
     this.pool = opts.proxy
       ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 } })
-      : new Pool(this.origin, { ...pool, connect: this.tracer ? this.tracer.connector({ timeout: 30_000 }) : { timeout: 30_000 } });
+      : new Pool(this.origin, { ...pool, connect: this.book.connector(connect) });
   }
 
   send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
@@ -69,6 +74,8 @@ export class UndiciTransport implements Transport {
       let controller: Dispatcher.DispatchController | null = null;
       let pendingAbort: Error | null = null;
       let done = false;
+      let attempt = newAttempt();
+      let resent = false;
       // Traces are matched to undici's events by X-Request-ID; a request without one is not traced.
       const requestId = req.headers['x-request-id'];
       const traceState = this.tracer && requestId ? this.tracer.begin(requestId) : null;
@@ -100,9 +107,11 @@ export class UndiciTransport implements Transport {
         else signal.addEventListener('abort', onAbort, { once: true });
       }
 
+      const book = this.book;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(ctrl) {
           controller = ctrl;
+          book.expectHead(attempt);
           if (pendingAbort) ctrl.abort(pendingAbort);
         },
         onResponseStart(_ctrl, statusCode) {
@@ -117,27 +126,41 @@ export class UndiciTransport implements Transport {
         onResponseEnd() {
           finish(stamps.length > 0 ? stamps.view()[stamps.length - 1] : process.hrtime.bigint(), null);
         },
-        onResponseError(_ctrl, err) {
-          finish(process.hrtime.bigint(), transportError(err, status));
+        onResponseError: (_ctrl, err) => {
+          const error = transportError(err, status);
+          // A kept-alive connection the server closed before one byte of the response: the request
+          // was never answered, so it goes once more, on another connection (the native engine's rule).
+          if (!resent && !done && error.type === 'connection' && status === null && chunks.length === 0 && unanswered(attempt)) {
+            resent = true;
+            this.retried++;
+            controller = null;
+            attempt = newAttempt();
+            dispatch();
+            return;
+          }
+          finish(process.hrtime.bigint(), error);
         },
       };
 
       // start_ns includes any wait for a pooled connection (and connection setup), as a client sees it.
       const start_ns = process.hrtime.bigint();
-      try {
-        this.pool.dispatch(
-          {
-            origin: this.origin,
-            path: requestTarget(this.base, req.path),
-            method: 'POST',
-            headers: req.headers,
-            body: req.body,
-          },
-          handler,
-        );
-      } catch (err) {
-        finish(process.hrtime.bigint(), transportError(err, null));
-      }
+      const dispatch = () => {
+        try {
+          this.pool.dispatch(
+            {
+              origin: this.origin,
+              path: requestTarget(this.base, req.path),
+              method: 'POST',
+              headers: req.headers,
+              body: req.body,
+            },
+            handler,
+          );
+        } catch (err) {
+          finish(process.hrtime.bigint(), transportError(err, null));
+        }
+      };
+      dispatch();
     });
   }
 
@@ -179,6 +202,11 @@ export class UndiciTransport implements Transport {
     record.event_data = d.data;
     record.event_ns = Array.from(d.stamps);
     record.event_type = d.types;
+  }
+
+  /** Counters for the harness report: requests re-sent once after an unanswered kept-alive connection closed. */
+  stats(): { retries: number } {
+    return { retries: this.retried };
   }
 
   cancelAll(reason: string): void {
