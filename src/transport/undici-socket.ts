@@ -93,7 +93,7 @@ export class ConnectionBook {
         onHead();
       }
       return write(chunk, ...rest);
-    } as Socket['write'];
+    };
     const read = socket.read.bind(socket) as (size?: number) => Buffer | null;
     socket.read = function (size?: number): Buffer | null {
       let chunk = read(size);
