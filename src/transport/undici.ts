@@ -1,7 +1,7 @@
 // The default transport: undici's low-level dispatch API, one pool sized to the concurrency.
 // The socket is read on the JS thread, so each chunk is stamped here the moment undici hands it over;
 // SSE framing of the buffered chunks happens in one native call per response.
-import { buildConnector, Pool, ProxyAgent } from 'undici';
+import { buildConnector, Client, Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { Credit, RawRecord, RecordError } from '../records/types.js';
@@ -41,6 +41,9 @@ export class UndiciTransport implements Transport {
   private readonly decoder: SseDecoder | null;
   private readonly book = new ConnectionBook();
   private retried = 0;
+  /** The pool's connector, for the one-off connection a re-sent request goes out on. */
+  private readonly connect: ReturnType<ConnectionBook['connector']>;
+  private readonly resends = new Set<Client>();
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
@@ -57,12 +60,12 @@ export class UndiciTransport implements Transport {
       headersTimeout: 0,
       bodyTimeout: 0,
     };
-    const connect = this.tracer ? this.tracer.connector({ timeout: 30_000 }) : buildConnector({ timeout: 30_000 });
+    this.connect = this.book.connector(this.tracer ? this.tracer.connector({ timeout: 30_000 }) : buildConnector({ timeout: 30_000 }));
     // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup
     // stamps, no 100 Continue filter, no re-send of unanswered requests.
     this.pool = opts.proxy
       ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 } })
-      : new Pool(this.origin, { ...pool, connect: this.book.connector(connect) });
+      : new Pool(this.origin, { ...pool, connect: this.connect });
   }
 
   send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
@@ -76,6 +79,8 @@ export class UndiciTransport implements Transport {
       let done = false;
       let attempt = newAttempt();
       let resent = false;
+      // Closes the re-send's own connection once the request is over.
+      let once: (() => void) | null = null;
       // Traces are matched to undici's events by X-Request-ID; a request without one is not traced.
       const requestId = req.headers['x-request-id'];
       const traceState = this.tracer && requestId ? this.tracer.begin(requestId) : null;
@@ -83,6 +88,7 @@ export class UndiciTransport implements Transport {
       const finish = (end_ns: bigint, error: RecordError | null) => {
         if (done) return;
         done = true;
+        once?.();
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         this.inFlight.delete(handle);
@@ -129,13 +135,20 @@ export class UndiciTransport implements Transport {
         onResponseError: (_ctrl, err) => {
           const error = transportError(err, status);
           // A kept-alive connection the server closed before one byte of the response: the request
-          // was never answered, so it goes once more, on another connection (the native engine's rule).
+          // was never answered, so it goes once more, on a new connection of its own (the native
+          // engine's rule; the pool could hand it another idle one the server is closing too).
           if (!resent && !done && error.type === 'connection' && status === null && chunks.length === 0 && unanswered(attempt)) {
             resent = true;
             this.retried++;
             controller = null;
             attempt = newAttempt();
-            dispatch();
+            const fresh = new Client(this.origin, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, connect: this.connect });
+            this.resends.add(fresh);
+            once = () => {
+              this.resends.delete(fresh);
+              void fresh.close();
+            };
+            dispatch(fresh);
             return;
           }
           finish(process.hrtime.bigint(), error);
@@ -144,9 +157,9 @@ export class UndiciTransport implements Transport {
 
       // start_ns includes any wait for a pooled connection (and connection setup), as a client sees it.
       const start_ns = process.hrtime.bigint();
-      const dispatch = () => {
+      const dispatch = (via: Dispatcher = this.pool) => {
         try {
-          this.pool.dispatch(
+          via.dispatch(
             {
               origin: this.origin,
               path: requestTarget(this.base, req.path),
@@ -215,6 +228,6 @@ export class UndiciTransport implements Transport {
 
   async close(): Promise<void> {
     this.tracer?.close();
-    await this.pool.close();
+    await Promise.all([this.pool.close(), ...[...this.resends].map((c) => c.close())]);
   }
 }
