@@ -12,6 +12,7 @@ const SLOW = 120_000;
 
 async function profile(url: string, transport: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
   const dir = tmpDir();
+  const concurrency = extra.includes('--concurrency') ? [] : ['--concurrency', '2'];
   const r = await runCli(
     [
       'profile',
@@ -21,8 +22,7 @@ async function profile(url: string, transport: string, extra: string[] = [], env
       transport,
       '--request-count',
       '6',
-      '--concurrency',
-      '2',
+      ...concurrency,
       '--artifact-dir',
       dir,
       '--ui',
@@ -40,6 +40,7 @@ async function bothSucceed(mode: string, params: Record<string, string>, extra: 
   try {
     const runs = await Promise.all(TRANSPORTS.map((t) => profile(h.url, t, extra)));
     return runs.map(({ r, dir }, i) => {
+      expect(fs.readdirSync(dir), `${TRANSPORTS[i]}: ${r.stderr}`).toContain('profile_export.json');
       const { json } = expectRunInvariants(r, dir);
       expect(json.counts, TRANSPORTS[i]).toEqual({ issued: 6, succeeded: 6, errored: 0, cancelled: 0 });
       return json;
