@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   SseEventDecoder decoder;
   RecordDecode rec;
-  decoder.Event(ChatSpec(), text, 7, &rec);
+  decoder.Event(ChatSpec(), text, "", 7, &rec);
   Check(rec.events == 1);
   const bool object = st == JsonStatus::kOk && doc.node(0).type == JType::kObject;
   bool error = false;
@@ -96,7 +96,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!taken) Check(rec.content.empty() && rec.reasoning.empty() && rec.token_ns.empty() && !rec.has_last_usage);
   Check(rec.token_ns.size() <= 1);
   // A second event after the first: a tail stays a tail.
-  decoder.Event(ChatSpec(), "{}", 8, &rec);
+  decoder.Event(ChatSpec(), "{}", "", 8, &rec);
   Check(rec.events == 2 && rec.tail == (taken ? 0u : 2u));
+  // An `event: error` event is never decided natively, whatever its data.
+  RecordDecode typed;
+  decoder.Event(ChatSpec(), text, "error", 9, &typed);
+  Check(typed.events == 1 && typed.tail == 1 && typed.content.empty() && typed.token_ns.empty());
   return 0;
 }

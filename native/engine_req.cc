@@ -34,7 +34,7 @@ std::string Req::OverflowMessage() const {
 
 void Req::OnEvent(std::string_view data, std::string_view type, int64_t stamp) {
   if (rec.decoding) {
-    decoder.Event(*in.decode, data, stamp, &rec.decoded);
+    decoder.Event(*in.decode, data, type, stamp, &rec.decoded);
     if (rec.decoded.content.size() + rec.decoded.reasoning.size() > kMaxKeptBytes / 2) {
       overflow = Overflow::kResponse;
       return;

@@ -195,9 +195,11 @@ std::vector<DecodeSlice> RecordDecode::UsageSlices() const {
   return out;
 }
 
-void SseEventDecoder::Event(const DecodeSpec& spec, std::string_view data, int64_t stamp, RecordDecode* out) {
+void SseEventDecoder::Event(const DecodeSpec& spec, std::string_view data, std::string_view type, int64_t stamp,
+                            RecordDecode* out) {
   ++out->events;
-  if (out->tail > 0 || !Decode(spec, data, stamp, out)) ++out->tail;
+  // An `event: error` event is the stream's error whatever its data says: TS words the message.
+  if (out->tail > 0 || type == "error" || !Decode(spec, data, stamp, out)) ++out->tail;
 }
 
 bool SseEventDecoder::Decode(const DecodeSpec& spec, std::string_view data, int64_t stamp, RecordDecode* out) {

@@ -7,8 +7,8 @@
 // `(a|b)` (the first of these keys whose value is not null, as `a ?? b`).
 //
 // The semantics are the TS adapters' (src/endpoints/common.ts) exactly. What needs JS's own text
-// rules (invalid JSON and its V8 message, a non-object, an `error` value, a JSON nesting deeper
-// than the scanner goes) is not decided here: that event and every later one of the response are
+// rules (invalid JSON and its V8 message, a non-object, an `error` value, an `event: error` event,
+// a JSON nesting deeper than the scanner goes) is not decided here: that event and every later one of the response are
 // left to the TS adapter (the record's "tail"). Usage and spec-decode values are handed back as
 // their JSON text, for the TS code to interpret (with its one-time warnings) once per record.
 #pragma once
@@ -93,9 +93,9 @@ struct RecordDecode {
 // Decodes events one by one; holds the reusable scanner.
 class SseEventDecoder {
  public:
-  // Feeds one event. Events go to the TS adapter from the first undecided one on: the caller
-  // counts them in `out->tail` and keeps their payloads.
-  void Event(const DecodeSpec& spec, std::string_view data, int64_t stamp, RecordDecode* out);
+  // Feeds one event (`type`: its `event:` field, '' if none). Events go to the TS adapter from the
+  // first undecided one on: the caller counts them in `out->tail` and keeps their payloads.
+  void Event(const DecodeSpec& spec, std::string_view data, std::string_view type, int64_t stamp, RecordDecode* out);
   // Between responses: frees what a huge event grew.
   void Trim() { doc_.Trim(); }
 

@@ -86,7 +86,7 @@ std::vector<ValueSource> Sources(Napi::Env env, Napi::Object o, const char* key)
 struct DecodingSink : SseSink {
   DecodingSink(napi_env e, const DecodeSpec* s, bool k) : env(e), spec(s), keep(k) {}
   void OnEvent(std::string_view data, std::string_view type, int64_t stamp) override {
-    decoder.Event(*spec, data, stamp, &decoded);
+    decoder.Event(*spec, data, type, stamp, &decoded);
     if (decoded.tail == 0 && !keep) return;
     data_.push_back(MakeJsString(env, data));
     types_.push_back(type.empty() ? MakeJsString(env, "") : MakeJsString(env, type));

@@ -33,6 +33,28 @@ export function errorPayload(o: Record<string, unknown>): Payload | null {
   return { kind: 'error', message };
 }
 
+/**
+ * The message of an SSE `event: error` event: the server's own words when its data has them (an
+ * `error` object or string, or a `message` field), else the data itself, shortened; never empty.
+ */
+export function errorEventMessage(data: string): string {
+  let o: unknown = null;
+  try {
+    o = JSON.parse(data);
+  } catch {
+    // Plain text: the text is the message.
+  }
+  if (o !== null && typeof o === 'object' && !Array.isArray(o)) {
+    const rec = o as Record<string, unknown>;
+    const fromError = errorPayload(rec);
+    if (fromError?.kind === 'error') return fromError.message;
+    if (typeof rec.message === 'string' && rec.message !== '') return rec.message;
+  }
+  const text = data.trim();
+  if (text === '') return 'error event from the server (no message)';
+  return text.length > 300 ? text.slice(0, 300) + '…' : text;
+}
+
 /** Body fields every OpenAI-style request carries. */
 export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> {
   const body: Record<string, unknown> = { model: cfg.model, stream: cfg.streaming };

@@ -84,6 +84,11 @@ export interface HarnessReport {
     coalesce_sleeps: number;
     read_delay_us: { mean: number; p50: number; p99: number; max: number; count: number };
   };
+  /**
+   * Requests sent a second time because the server closed their kept-alive connection before one
+   * byte of the response (it never answered them); each is re-sent at most once. Both transports.
+   */
+  retries?: number;
   thresholds: HarnessThresholds;
   warnings: string[];
 }
@@ -202,6 +207,7 @@ export class HarnessMonitor {
         realtime_demotions: stats.realtime_demotions ?? 0,
       };
     }
+    if (stats && typeof stats.retries === 'number') report.retries = stats.retries;
     if (stats && typeof stats.reads === 'number' && typeof this.source !== 'string')
       report.reads = readsReport(this.source.readCoalesceUs ?? 0, stats, this.events);
     report.warnings = harnessWarnings(report);

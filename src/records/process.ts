@@ -1,5 +1,6 @@
 // RawRecord → ProcessedRecord: decode payloads with the endpoint adapter, settle the final status,
 // count tokens and compute the per-record metrics (the last two may run elsewhere: prepare/complete).
+import { errorEventMessage } from '../endpoints/common.js';
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../errors.js';
 import { computeRecordMetrics } from '../metrics/compute.js';
@@ -100,12 +101,14 @@ export class RecordProcessor {
     const native = raw.streaming ? raw.decoded : undefined;
     if (native) fold.addDecoded(native, this.opts.adapter.decodeSpec);
     const from = native ? raw.event_data.length - native.tail : 0;
-    const payloads: [string, bigint][] = raw.streaming
-      ? raw.event_data.slice(from).map((d, i) => [d, raw.event_ns[from + i]])
+    const payloads: [string, bigint, string][] = raw.streaming
+      ? raw.event_data.slice(from).map((d, i) => [d, raw.event_ns[from + i], raw.event_type[from + i] ?? ''])
       : raw.body !== null
-        ? [[raw.body, raw.end_ns]]
+        ? [[raw.body, raw.end_ns, '']]
         : [];
-    for (const [data, ns] of payloads) {
+    for (const [data, ns, type] of payloads) {
+      // An `event: error` event is the stream's error, whatever its data holds (the native decoder leaves it to us).
+      if (type === 'error') return fold.result({ type: 'sse_error', message: errorEventMessage(data), http_status: raw.http_status });
       let p;
       try {
         p = this.opts.adapter.parse(data);

@@ -21,6 +21,7 @@ import { SERVER_TOKENIZER } from '../config/defaults.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
+import { endpointUrl } from '../transport/url.js';
 import { runRepeated } from './multi-run.js';
 import { clearPreviousRun } from './artifact-dir.js';
 import { onStopSignals } from './signals.js';
@@ -102,7 +103,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);
     const env = { baseUrl, tokenizer, control, dir, log, progress };
-    log(`profiling ${baseUrl}${cfg.endpoint} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
+    log(`profiling ${endpointUrl(baseUrl, cfg.endpoint)} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
 
     if (cfg.load.sweep !== null) {
       const sweep = await runSweep(cfg, env);

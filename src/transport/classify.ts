@@ -17,6 +17,14 @@ export function statusError(status: number, body: string): RecordError | null {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
+/**
+ * Malformed responses, typed as the native engine types the same bytes (native/http1.cc): undici's
+ * llhttp errors (HTTPParserError, code HPE_*: a bad status line, header or chunk size), a header
+ * block over its limit, a body over --max-response-bytes, an unasked-for protocol upgrade.
+ */
+const PARSE_CODES = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
+const PARSE_SOCKET_MESSAGES = new Set(['bad upgrade']);
+
 /** A thrown transport error (socket, undici, abort) as a record error. */
 export function transportError(err: unknown, httpStatus: number | null): RecordError {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
@@ -25,6 +33,17 @@ export function transportError(err: unknown, httpStatus: number | null): RecordE
   if (e?.name === 'RequestTimeoutError' || TIMEOUT_CODES.has(code)) return { type: 'timeout', message, http_status: httpStatus };
   if (e?.name === 'RequestCancelledError' || code === 'UND_ERR_ABORTED' || e?.name === 'AbortError')
     return { type: 'cancelled', message, http_status: httpStatus };
+  if (e?.name === 'HTTPParserError' || code.startsWith('HPE_') || PARSE_CODES.has(code))
+    return { type: 'parse_error', message, http_status: httpStatus };
+  if (code === 'UND_ERR_SOCKET' && PARSE_SOCKET_MESSAGES.has(e?.message ?? ''))
+    return { type: 'parse_error', message, http_status: httpStatus };
+  // undici checks Content-Length at the end of the message: after a complete head, the body stopped
+  // short and the server closed (native: "connection closed after N of M body bytes"); before one,
+  // the head's Content-Length headers disagree (native: "conflicting Content-Length headers").
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    return httpStatus !== null
+      ? { type: 'connection', message: `connection closed before the body reached its Content-Length (${code})`, http_status: httpStatus }
+      : { type: 'parse_error', message, http_status: httpStatus };
   if (isConnectionFailure(code)) return { type: 'connection', message, http_status: httpStatus };
   return { type: '_OTHER', message, http_status: httpStatus };
 }

@@ -8,6 +8,7 @@ import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types
 import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
+import { requestTarget } from './url.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -85,7 +86,7 @@ export class NativeTransport implements Transport {
   private flushScheduled = false;
   private queuedSinceNs = 0n;
   private nextId = 1;
-  private readonly pathPrefix: string;
+  private readonly base: URL;
   private readonly hostLine: string;
   private closed = false;
 
@@ -93,7 +94,7 @@ export class NativeTransport implements Transport {
     const Engine = native.Engine;
     if (!Engine) throw new Error('the native addon was built without the stream engine');
     const u = new URL(opts.baseUrl);
-    this.pathPrefix = u.pathname.replace(/\/+$/, '');
+    this.base = u;
     this.hostLine = `host: ${u.host}\r\n`;
     this.engine = callNative(
       () =>
@@ -179,7 +180,7 @@ export class NativeTransport implements Transport {
   }
 
   private renderHead(req: PreparedRequest): string {
-    let head = `POST ${this.pathPrefix}${req.path} HTTP/1.1\r\n${this.hostLine}`;
+    let head = `POST ${requestTarget(this.base, req.path)} HTTP/1.1\r\n${this.hostLine}`;
     for (const name in req.headers) {
       const value = req.headers[name];
       if (BAD_NAME.test(name) || name === '') throw new Error(`invalid request header name ${JSON.stringify(name)}`);

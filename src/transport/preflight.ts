@@ -1,6 +1,8 @@
 // Before the first request: is the server there, and which model does it serve?
-import { request } from 'undici';
+import { ProxyAgent, request } from 'undici';
 import { InvalidArgumentError, UnreachableServerError } from '../errors.js';
+import { proxySetting } from './select.js';
+import { endpointUrl } from './url.js';
 
 export interface PreflightResult {
   /** The first model listed by GET /v1/models, if the server lists any. */
@@ -8,10 +10,18 @@ export interface PreflightResult {
 }
 
 /** Any HTTP answer means reachable; a connection failure is exit code 2 before the run starts. */
-export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<PreflightResult> {
-  const url = baseUrl.replace(/\/+$/, '') + '/v1/models';
+export async function preflight(
+  baseUrl: string,
+  headers: Record<string, string>,
+  timeoutMs = 10_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PreflightResult> {
+  const url = endpointUrl(baseUrl, '/v1/models');
+  // Through the proxy the run's requests will use, if any (a bad proxy value is bad input here, before anything is sent).
+  const proxy = proxySetting(new URL(baseUrl), env);
+  const dispatcher = proxy ? new ProxyAgent(proxy.uri) : undefined;
   try {
-    const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher });
     const text = await res.body.text();
     if (res.statusCode !== 200) return { firstModel: null };
     try {
@@ -23,7 +33,12 @@ export async function preflight(baseUrl: string, headers: Record<string, string>
     }
   } catch (err) {
     const e = err as { code?: string; message?: string };
-    throw new UnreachableServerError(`cannot reach ${baseUrl}: ${e.code ?? e.message ?? String(err)}`);
+    // A proxy's refusal is in the message (e.g. "Proxy response (407) !== 200 when HTTP Tunneling"), never its URL.
+    const why = proxy ? (e.message ?? e.code ?? String(err)) : (e.code ?? e.message ?? String(err));
+    const via = proxy ? ` through the proxy in ${proxy.variable}` : '';
+    throw new UnreachableServerError(`cannot reach ${baseUrl}${via}: ${why}`);
+  } finally {
+    await dispatcher?.close();
   }
 }
 

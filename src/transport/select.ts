@@ -35,6 +35,8 @@ export interface TransportChoice {
   name: 'undici' | 'native';
   /** Why native was not used (auto), or null. */
   reason: string | null;
+  /** undici: the proxy its requests go through, if any. */
+  proxy?: ProxySetting | null;
 }
 
 /** Whether `host` is exempted from proxying by a NO_PROXY list (curl's rules: suffix match, `*`). */
@@ -70,6 +72,32 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | null {
   if (!name) return null;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return bypassesProxy(url.hostname, port, env.NO_PROXY ?? env.no_proxy) ? null : name;
+}
+
+/** A proxy that applies to a URL: the variable that names it and its URL (never logged: it may hold credentials). */
+export interface ProxySetting {
+  variable: string;
+  uri: string;
+}
+
+const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+
+/** The proxy the undici transport (and the preflight) uses for `url`, as HTTP_PROXY/ALL_PROXY/NO_PROXY say; a bad value is bad input. */
+export function proxySetting(url: URL, env: NodeJS.ProcessEnv = process.env): ProxySetting | null {
+  const variable = proxyFor(url, env);
+  if (variable === null) return null;
+  const uri = (env[variable] ?? '').trim();
+  let parsed: URL | null;
+  try {
+    // curl's rule: a value without a scheme is an http:// proxy.
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(uri) ? uri : `http://${uri}`);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || !PROXY_PROTOCOLS.has(parsed.protocol) || parsed.hostname === '') {
+    throw new InvalidArgumentError(`${variable}: not a proxy URL (expected http://, https:// or socks5://host:port)`);
+  }
+  return { variable, uri: parsed.href };
 }
 
 /** What keeps the native engine from serving `baseUrl`, or null when it can. */
@@ -135,6 +163,7 @@ export async function createTransport(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ transport: Transport; choice: TransportChoice }> {
   const choice = chooseTransport(settings.kind, settings.baseUrl, env);
+  const proxy = choice.name === 'undici' ? proxySetting(new URL(settings.baseUrl), env) : null;
   const common = {
     baseUrl: settings.baseUrl,
     connections: settings.connections,
@@ -142,7 +171,8 @@ export async function createTransport(
     decode: settings.decode,
     limits: settings.limits,
   };
-  if (choice.name === 'undici') return { transport: new UndiciTransport(common), choice };
+  if (choice.name === 'undici')
+    return { transport: new UndiciTransport({ ...common, proxy: proxy?.uri ?? null }), choice: { ...choice, proxy } };
   const address = await resolveTarget(settings.baseUrl);
   return {
     transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }),
@@ -175,5 +205,6 @@ export async function openTransport(
     decode: process.env.SERVEBENCH_JS_DECODE === '1' ? undefined : decode,
   });
   if (choice.reason !== null) log(`transport: undici (the native engine does not support ${choice.reason})`);
+  if (choice.proxy) log(`transport: requests go through the proxy in ${choice.proxy.variable}`);
   return transport;
 }

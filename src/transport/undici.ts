@@ -1,7 +1,7 @@
 // The default transport: undici's low-level dispatch API, one pool sized to the concurrency.
 // The socket is read on the JS thread, so each chunk is stamped here the moment undici hands it over;
 // SSE framing of the buffered chunks happens in one native call per response.
-import { Pool } from 'undici';
+import { buildConnector, Client, Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { DEFAULTS } from '../config/defaults.js';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
@@ -11,6 +11,8 @@ import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
 import { StampColumn } from './stamps.js';
 import { setLongTimeout } from '../timers.js';
+import { requestTarget } from './url.js';
+import { ConnectionBook, newAttempt, unanswered } from './undici-socket.js';
 import { UndiciTracer } from './undici-trace.js';
 import { SizeGuard } from './size-guard.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
@@ -26,6 +28,8 @@ export interface UndiciTransportOptions {
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
   limits?: SizeLimits;
+  /** Send every request through this proxy (HTTP_PROXY & co., see proxySetting in select.ts); null: direct. */
+  proxy?: string | null;
 }
 
 interface InFlight {
@@ -34,22 +38,27 @@ interface InFlight {
 
 export class UndiciTransport implements Transport {
   readonly name = 'undici';
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly origin: string;
-  private readonly basePath: string;
+  private readonly base: URL;
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
   private readonly decoder: SseDecoder | null;
   private readonly limits: SizeLimits;
+  private readonly book = new ConnectionBook();
+  private retried = 0;
+  /** The pool's connector, for the one-off connection a re-sent request goes out on. */
+  private readonly connect: ReturnType<ConnectionBook['connector']>;
+  private readonly resends = new Set<Client>();
 
   constructor(private readonly opts: UndiciTransportOptions) {
     const u = new URL(opts.baseUrl);
     this.origin = u.origin;
-    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.base = u;
     this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
     this.limits = opts.limits ?? { maxResponseBytes: DEFAULTS.max_response_bytes, maxEventBytes: DEFAULTS.max_event_bytes };
-    this.pool = new Pool(this.origin, {
+    const pool = {
       connections: opts.connections,
       pipelining: 1,
       keepAliveTimeout: 60_000,
@@ -57,8 +66,13 @@ export class UndiciTransport implements Transport {
       // Our own timer enforces --request-timeout-seconds over the whole request.
       headersTimeout: 0,
       bodyTimeout: 0,
-      connect: this.tracer ? this.tracer.connector({ timeout: 30_000 }) : { timeout: 30_000 },
-    });
+    };
+    this.connect = this.book.connector(this.tracer ? this.tracer.connector({ timeout: 30_000 }) : buildConnector({ timeout: 30_000 }));
+    // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup
+    // stamps, no 100 Continue filter, no re-send of unanswered requests.
+    this.pool = opts.proxy
+      ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 } })
+      : new Pool(this.origin, { ...pool, connect: this.connect });
   }
 
   send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
@@ -74,6 +88,10 @@ export class UndiciTransport implements Transport {
       // Set when the response passed a cap: the record's error, its chunks dropped.
       let overCap: RecordError | null = null;
       const limits = this.limits;
+      let attempt = newAttempt();
+      let resent = false;
+      // Closes the re-send's own connection once the request is over.
+      let once: (() => void) | null = null;
       // Traces are matched to undici's events by X-Request-ID; a request without one is not traced.
       const requestId = req.headers['x-request-id'];
       const traceState = this.tracer && requestId ? this.tracer.begin(requestId) : null;
@@ -81,6 +99,7 @@ export class UndiciTransport implements Transport {
       const finish = (end_ns: bigint, error: RecordError | null) => {
         if (done) return;
         done = true;
+        once?.();
         timer.clear();
         signal?.removeEventListener('abort', onAbort);
         this.inFlight.delete(handle);
@@ -105,9 +124,11 @@ export class UndiciTransport implements Transport {
         else signal.addEventListener('abort', onAbort, { once: true });
       }
 
+      const book = this.book;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(ctrl) {
           controller = ctrl;
+          book.expectHead(attempt);
           if (pendingAbort) ctrl.abort(pendingAbort);
         },
         onResponseStart(_ctrl, statusCode) {
@@ -133,27 +154,49 @@ export class UndiciTransport implements Transport {
         onResponseEnd() {
           finish(stamps.length > 0 ? stamps.view()[stamps.length - 1] : process.hrtime.bigint(), null);
         },
-        onResponseError(_ctrl, err) {
-          finish(process.hrtime.bigint(), overCap ? { ...overCap, http_status: status } : transportError(err, status));
+        onResponseError: (_ctrl, err) => {
+          if (overCap) return finish(process.hrtime.bigint(), { ...overCap, http_status: status });
+          const error = transportError(err, status);
+          // A kept-alive connection the server closed before one byte of the response: the request
+          // was never answered, so it goes once more, on a new connection of its own (the native
+          // engine's rule; the pool could hand it another idle one the server is closing too).
+          if (!resent && !done && error.type === 'connection' && status === null && chunks.length === 0 && unanswered(attempt)) {
+            resent = true;
+            this.retried++;
+            controller = null;
+            attempt = newAttempt();
+            const fresh = new Client(this.origin, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, connect: this.connect });
+            this.resends.add(fresh);
+            once = () => {
+              this.resends.delete(fresh);
+              void fresh.close();
+            };
+            dispatch(fresh);
+            return;
+          }
+          finish(process.hrtime.bigint(), error);
         },
       };
 
       // start_ns includes any wait for a pooled connection (and connection setup), as a client sees it.
       const start_ns = process.hrtime.bigint();
-      try {
-        this.pool.dispatch(
-          {
-            origin: this.origin,
-            path: this.basePath + req.path,
-            method: 'POST',
-            headers: req.headers,
-            body: req.body,
-          },
-          handler,
-        );
-      } catch (err) {
-        finish(process.hrtime.bigint(), transportError(err, null));
-      }
+      const dispatch = (via: Dispatcher = this.pool) => {
+        try {
+          via.dispatch(
+            {
+              origin: this.origin,
+              path: requestTarget(this.base, req.path),
+              method: 'POST',
+              headers: req.headers,
+              body: req.body,
+            },
+            handler,
+          );
+        } catch (err) {
+          finish(process.hrtime.bigint(), transportError(err, null));
+        }
+      };
+      dispatch();
     });
   }
 
@@ -197,12 +240,17 @@ export class UndiciTransport implements Transport {
     record.event_type = d.types;
   }
 
+  /** Counters for the harness report: requests re-sent once after an unanswered kept-alive connection closed. */
+  stats(): { retries: number } {
+    return { retries: this.retried };
+  }
+
   cancelAll(reason: string): void {
     for (const h of [...this.inFlight]) h.abort(new RequestCancelledError(reason));
   }
 
   async close(): Promise<void> {
     this.tracer?.close();
-    await this.pool.close();
+    await Promise.all([this.pool.close(), ...[...this.resends].map((c) => c.close())]);
   }
 }

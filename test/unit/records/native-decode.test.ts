@@ -255,6 +255,38 @@ describe('native SSE decode: size', () => {
   });
 });
 
+describe('SSE `event: error` events', () => {
+  const content = j({ choices: [{ delta: { content: 'partial ' } }] });
+  const cases: [string, string][] = [
+    [j({ error: { message: 'overloaded' } }), 'overloaded'],
+    [j({ message: 'overloaded' }), 'overloaded'],
+    [j({ choices: [{ delta: { content: 'looks like data' } }] }), j({ choices: [{ delta: { content: 'looks like data' } }] })],
+    ['overloaded', 'overloaded'],
+    ['', 'error event from the server (no message)'],
+  ];
+  it.each(cases)('%j is an sse_error on both decode paths, with the server message', (data, message) => {
+    for (const a of ADAPTERS) {
+      const body = Buffer.concat([sseBody([content]), Buffer.from(`event: error\ndata: ${data}\n\n`), sseBody(['[DONE]'])]);
+      for (const keepPayloads of [false, true]) {
+        const pair = bothPaths(a, tk, chunked(body, mulberry32(7)), { keepPayloads });
+        expectSame(pair, `${a.type} ${data}`);
+        expect(pair.native.status).toBe('error');
+        expect(pair.native.error).toEqual({ type: 'sse_error', message, http_status: 200 });
+        // The native decoder left the error event (and what follows) to TS.
+        expect(pair.nativeRaw.decoded).toMatchObject({ events: 3, tail: 2 });
+      }
+    }
+  });
+
+  it('other event types are read as data', () => {
+    const body = Buffer.from(`event: message\ndata: ${content}\n\nevent: ping\ndata: ${content}\n\n`);
+    const pair = bothPaths(chatAdapter, tk, [body]);
+    expectSame(pair, 'typed data events');
+    expect(pair.native.status).toBe('ok');
+    expect(pair.native.content).toBe('partial partial ');
+  });
+});
+
 describe('native SSE decode: specs', () => {
   it('reads another API shape from its field paths alone', () => {
     const spec = {

@@ -33,6 +33,20 @@ describe('error classification', () => {
     [Object.assign(new Error('getaddrinfo ENOTFOUND x'), { code: 'ENOTFOUND' }), 'connection'],
     [Object.assign(new Error('socket closed'), { code: 'UND_ERR_CLOSED' }), 'connection'],
     [Object.assign(new Error('bad cert'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }), 'connection'],
+    // Malformed HTTP: parse_error, as the native engine types the same bytes.
+    [
+      Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid status code)'), { name: 'HTTPParserError' }),
+      'parse_error',
+    ],
+    [Object.assign(new Error('Invalid character in chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }), 'parse_error'],
+    [Object.assign(new Error('Headers Overflow Error'), { code: 'UND_ERR_HEADERS_OVERFLOW' }), 'parse_error'],
+    [Object.assign(new Error('bad upgrade'), { code: 'UND_ERR_SOCKET' }), 'parse_error'],
+    [
+      Object.assign(new Error('Response body length does not match content-length header'), {
+        code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+      }),
+      'parse_error',
+    ],
     // Anything the reference's error.type table does not name is _OTHER.
     [Object.assign(new Error('invalid arg'), { code: 'UND_ERR_INVALID_ARG' }), '_OTHER'],
     [new Error('no code at all'), '_OTHER'],
@@ -40,6 +54,14 @@ describe('error classification', () => {
   ])('%s → %s', (err, type) => {
     expect(transportError(err, null).type).toBe(type);
   });
+});
+
+it('a Content-Length mismatch after a complete head is a body cut short: connection, as on native', () => {
+  const err = Object.assign(new Error('Response body length does not match content-length header'), {
+    code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  });
+  expect(transportError(err, 200)).toMatchObject({ type: 'connection', http_status: 200 });
+  expect(transportError(err, null)).toMatchObject({ type: 'parse_error', http_status: null });
 });
 
 describe('StampColumn', () => {
