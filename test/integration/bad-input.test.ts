@@ -37,7 +37,9 @@ describe('bad dataset entries', () => {
     const dir = tmpDir();
     const file = path.join(dir, 'trace.jsonl');
     fs.writeFileSync(file, '{"input_length": 100, "output_length": 4}\n{"input_length": 1e9, "output_length": 4}\n');
-    const r = await runCli(['profile', ...NOWHERE, '--input-file', file, '--no-fixed-schedule']);
+    // With --model the tokenizer is known before the server is asked (without it, the preflight names
+    // the model first, and the dataset is read once the tokenizer is chosen: still before any request).
+    const r = await runCli(['profile', ...NOWHERE, '--model', 'm', '--input-file', file, '--no-fixed-schedule']);
     expectOneLine(r, /trace\.jsonl:2: field "input_length" must be at most 10000000 tokens, got 1000000000$/);
   });
 });
