@@ -46,6 +46,9 @@ describe('dataset files, lazily', () => {
       'profile',
       '--url',
       'http://127.0.0.1:9',
+      // A named model: the tokenizer, and so the dataset, come before the server is asked.
+      '--model',
+      'm',
       '--input-file',
       file,
       '--request-count',
@@ -61,7 +64,7 @@ describe('dataset files, lazily', () => {
     const dir = tmpDir();
     const file = path.join(dir, 'many.jsonl');
     fs.writeFileSync(file, '{}\n'.repeat(5_000_001));
-    const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', '--input-file', file, '--benchmark-duration', '1']);
+    const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', '--model', 'm', '--input-file', file, '--benchmark-duration', '1']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^servebench: .*many\.jsonl: over 5000000 entries; /)]);
   });
