@@ -5,6 +5,7 @@ import { startMockServer } from '../mock/server.js';
 import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
 import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
+import { METRICS_FORMATS, type MetricsFormat } from '../mock/server-metrics.js';
 
 interface MockArgs {
   port: number;
@@ -23,6 +24,7 @@ interface MockArgs {
   'spec-decode-draft-len': number;
   'spec-decode-acceptance': number;
   'record-requests'?: string;
+  'metrics-format': string;
   'exit-with-stdin': boolean;
   fast: boolean;
   workers: number;
@@ -136,6 +138,12 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.specDecodeAcceptance,
           describe: 'per-draft acceptance probability; drafts are checked in order until the first rejection',
         },
+        'metrics-format': {
+          type: 'string',
+          coerce: lastString,
+          default: MOCK_DEFAULTS.metricsFormat,
+          describe: `names of GET /metrics (trtllm: /prometheus/metrics): ${METRICS_FORMATS.join('|')}`,
+        },
         'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
@@ -176,6 +184,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       specDecodeDraftLen: argv['spec-decode-draft-len'],
       specDecodeAcceptance: argv['spec-decode-acceptance'],
       recordRequests: argv['record-requests'] ?? null,
+      metricsFormat: argv['metrics-format'] as MetricsFormat,
     });
     if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
       throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);

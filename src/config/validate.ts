@@ -4,6 +4,7 @@ import os from 'node:os';
 import { InvalidArgumentError } from '../errors.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
+import { parseServerMetricsFlags } from '../server-metrics/options.js';
 import { DEFAULTS, ENDPOINT_PATHS, MAX_READ_COALESCE_US } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
@@ -55,6 +56,10 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'show-trace-timing'?: boolean;
   'gpu-telemetry'?: string[];
   'gpu-sample-interval-ms'?: number;
+  /** URL strings, or false for --no-server-metrics. */
+  'server-metrics'?: (string | boolean)[] | string | boolean;
+  'server-metrics-interval-ms'?: number;
+  'slice-duration'?: number;
 }
 
 function bad(flag: string, msg: string): never {
@@ -253,6 +258,8 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ...transportSettings(f, url, env),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
+    server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),
+    slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
 }

@@ -1,6 +1,7 @@
 // Mock server options: the one typed shape shared by the CLI, startMockServer and tests,
 // with the defaults and the validation in one place so the CLI and in-process users agree.
 import { InvalidArgumentError } from '../errors.js';
+import { METRICS_FORMATS, type MetricsFormat } from './server-metrics.js';
 
 export const FAIL_MODES = ['http500', 'http429', 'reset', 'malformed', 'sse-error', 'hang'] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
@@ -34,6 +35,8 @@ export interface MockOptions {
   specDecodeDraftLen: number;
   /** Per-draft acceptance probability, drafts checked in order until the first rejection. */
   specDecodeAcceptance: number;
+  /** Whose names the mock's /metrics uses (vllm, sglang, trtllm on /prometheus/metrics, llamacpp). */
+  metricsFormat: MetricsFormat;
   /** Append every received request as one JSON line to this file; null = off. */
   recordRequests: string | null;
   /** Write the one-line startup/shutdown logs to stderr. */
@@ -56,6 +59,7 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   failMode: 'http500',
   specDecodeDraftLen: 0,
   specDecodeAcceptance: 0.7,
+  metricsFormat: 'vllm',
   recordRequests: null,
   log: true,
 });
@@ -97,6 +101,9 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   o.specDecodeAcceptance = num('spec-decode-acceptance', o.specDecodeAcceptance, 0, 1, false);
   if (!(FAIL_MODES as readonly string[]).includes(o.failMode)) {
     throw new InvalidArgumentError(`--fail-mode must be one of ${FAIL_MODES.join('|')} (got ${String(o.failMode)})`);
+  }
+  if (!(METRICS_FORMATS as readonly string[]).includes(o.metricsFormat)) {
+    throw new InvalidArgumentError(`--metrics-format must be one of ${METRICS_FORMATS.join('|')} (got ${String(o.metricsFormat)})`);
   }
   if (o.recordRequests !== null && (typeof o.recordRequests !== 'string' || o.recordRequests === '')) {
     throw new InvalidArgumentError('--record-requests must be a file path');

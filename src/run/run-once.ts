@@ -13,6 +13,7 @@ import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import type { WallAnchor } from '../export/json.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
+import { RunServerMetrics, type ServerMetricsReport } from '../server-metrics/run.js';
 import { findMetric } from '../metrics/core/summary.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { CatalogueRun } from './catalogue-run.js';
@@ -108,6 +109,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
 
   // GPU telemetry runs from before warmup to one grace period after the profiling window.
   const telemetry = cfg.gpu_telemetry ? await RunTelemetry.start(cfg.gpu_telemetry, env.log) : null;
+  // The server's own metrics, scraped from before the first request to after the last (server-metrics/).
+  const serverMetrics = await RunServerMetrics.start(cfg.server_metrics, env.baseUrl, env.log);
   let result: BenchmarkResult;
   let gpu: Awaited<ReturnType<RunTelemetry['finish']>> | null = null;
   let closed = false;
@@ -167,6 +170,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     harnessReport = harness.finish();
     for (const w of harnessReport.warnings) env.log(w);
     await close();
+    await serverMetrics?.stop();
     if (telemetry && result.profiling) {
       gpu = await telemetry.finish(
         { start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns },
@@ -178,6 +182,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     progress?.stop();
     await close();
     await telemetry?.stop();
+    await serverMetrics?.stop(false);
   }
 
   const summary = summarize(records, {
@@ -196,11 +201,18 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
   }
   const p = result.profiling;
+  let server: ServerMetricsReport | null = null;
+  if (serverMetrics && p) {
+    server = await serverMetrics.report({ start_ns: p.start_ns, end_ns: p.end_ns }, summary, env.dir, {
+      color: process.stdout.isTTY === true,
+    });
+  }
   await writeSummaryArtifacts(env.dir, summary, {
     config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
     run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
     extra: {
       ...(gpu ? { gpu_telemetry: gpu.section } : {}),
+      ...(server ? { server_metrics: server.section } : {}),
       tokenizer: env.tokenizer.name,
       transport: transport.name,
       harness: harnessReport,
@@ -220,5 +232,5 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     },
   });
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError };
+  return { dir: env.dir, mode, summary, result, firstError, console: server?.console ?? null };
 }

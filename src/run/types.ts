@@ -32,6 +32,8 @@ export interface RunOutcome {
   summary: MetricsSummary;
   result: BenchmarkResult;
   firstError: RecordError | null;
+  /** Console tables printed after the metrics' (server metrics, client vs server); null: none. */
+  console: string | null;
 }
 
 export interface PreparedRun {

@@ -1,0 +1,172 @@
+// Server metrics around a `profile` run: endpoints discovered (<origin>/metrics,
+// <origin>/prometheus/metrics) or named, scraped from before the first request to after the last,
+// then summarized over the profiling window. run/run-once.ts calls only this. No failure here stops
+// a run: an endpoint that cannot be used is one line, and the run goes on.
+import path from 'node:path';
+import type { MetricsSummary } from '../metrics/core/summary.js';
+import { endpointVendor, inventory, readConcepts, summarizeByType, type ConceptSummary } from './concepts.js';
+import { crossCheck, type CrossCheck } from './cross-check.js';
+import { renderCrossCheckTable, renderServerMetricsTable, SERVER_METRICS_JSONL, writeServerMetricsJsonl } from './export.js';
+import { discoveryUrls, type ServerMetricsConfig } from './options.js';
+import { EndpointScraper } from './scraper.js';
+import { CONCEPTS } from './vendors.js';
+import { bucketQuantile, type Window } from './window.js';
+
+export interface ServerMetricsReport {
+  /** The `server_metrics` section of profile_export.json. */
+  section: Record<string, unknown>;
+  /** Each mapped concept once, over the window (several endpoints combined). */
+  concepts: Map<string, ConceptSummary>;
+  crossCheck: CrossCheck;
+  /** The console tables, or null when no concept was mapped. */
+  console: string | null;
+}
+
+function medianInterval(sc: EndpointScraper): number | null {
+  const t = sc.table.scrapes.map((s) => s.t_ns);
+  if (t.length < 2) return null;
+  const d = t
+    .slice(1)
+    .map((x, i) => Number(x - t[i]) / 1e6)
+    .sort((a, b) => a - b);
+  return d[Math.floor(d.length / 2)];
+}
+
+/** Several endpoints' readings of one concept as one: counters and summed gauges add, histograms merge their buckets. */
+function combine(list: ConceptSummary[]): ConceptSummary {
+  if (list.length === 1) return list[0];
+  const [first] = list;
+  const c = CONCEPTS.find((x) => x.id === first.concept)!;
+  const out: ConceptSummary = { ...first, metric: [...new Set(list.map((x) => x.metric))].join(', ') };
+  if (first.counter) {
+    const cs = list.map((x) => x.counter).filter((x) => x !== undefined);
+    out.counter = {
+      increase: cs.reduce((a, x) => a + x.increase, 0),
+      rate: cs.reduce((a, x) => a + x.rate, 0),
+      resets: cs.reduce((a, x) => a + x.resets, 0),
+      span_s: Math.max(...cs.map((x) => x.span_s)),
+    };
+  } else if (first.gauge) {
+    const gs = list.map((x) => x.gauge).filter((x) => x !== undefined);
+    const k = c.agg === 'sum' ? 1 : 1 / gs.length;
+    const add = (key: 'avg' | 'min' | 'max' | 'p50' | 'p90' | 'p99') => k * gs.reduce((a, x) => a + x[key], 0);
+    out.gauge = {
+      avg: add('avg'),
+      min: add('min'),
+      max: add('max'),
+      p50: add('p50'),
+      p90: add('p90'),
+      p99: add('p99'),
+      samples: gs.reduce((a, x) => a + x.samples, 0),
+    };
+  } else if (first.histogram) {
+    const hs = list.map((x) => x.histogram).filter((x) => x !== undefined);
+    const bounds = hs[0].buckets.map((b) => b.le);
+    const same = hs.filter((h) => h.buckets.length === bounds.length && h.buckets.every((b, i) => b.le === bounds[i]));
+    const buckets = bounds.map((le, i) => ({ le, count: same.reduce((a, h) => a + h.buckets[i].count, 0) }));
+    const count = same.reduce((a, h) => a + h.count, 0);
+    const sum = same.reduce((a, h) => a + h.sum, 0);
+    out.histogram = {
+      count,
+      sum,
+      mean: count > 0 ? sum / count : null,
+      p50: bucketQuantile(0.5, buckets),
+      p90: bucketQuantile(0.9, buckets),
+      p99: bucketQuantile(0.99, buckets),
+      buckets,
+    };
+  } else if (first.value !== undefined) {
+    out.value = list.reduce((a, x) => a + (x.value ?? 0), 0) / list.length;
+  }
+  return out;
+}
+
+export class RunServerMetrics {
+  private stopped = false;
+
+  private constructor(
+    readonly config: ServerMetricsConfig,
+    readonly scrapers: EndpointScraper[],
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Probes the endpoints (one scrape each), keeps those that answer, starts their intervals. Never throws. */
+  static async start(cfg: ServerMetricsConfig, baseUrl: string, log: (line: string) => void): Promise<RunServerMetrics | null> {
+    if (!cfg.enabled) return null;
+    const named = new Set(cfg.urls);
+    const candidates = [
+      ...discoveryUrls(baseUrl)
+        .filter((u) => !named.has(u))
+        .map((u) => new EndpointScraper(u, cfg.interval_ms, true)),
+      ...cfg.urls.map((u) => new EndpointScraper(u, cfg.interval_ms, false)),
+    ];
+    const first = await Promise.all(candidates.map((s) => s.scrapeOnce()));
+    const kept: EndpointScraper[] = [];
+    candidates.forEach((s, i) => {
+      const r = first[i];
+      const samples = r.values?.length ?? 0;
+      if (r.values !== null && samples > 0) kept.push(s);
+      // A discovered path that is not there is expected (most servers serve one of the two); a named one is said.
+      else if (!s.discovered)
+        log(`server metrics: ${s.stats.url} ${r.values === null ? `unusable (${r.error})` : 'serves no samples'}; continuing without it`);
+    });
+    if (kept.length === 0) {
+      if (cfg.urls.length === 0) log(`server metrics: none found at ${discoveryUrls(baseUrl).join(' or ')}; continuing without them`);
+      return null;
+    }
+    for (const s of kept) s.start();
+    const vendors = kept.map((s) => `${s.stats.url} (${endpointVendor(s.table) ?? 'unknown server'})`);
+    log(`server metrics: ${vendors.join(', ')} every ${cfg.interval_ms} ms`);
+    return new RunServerMetrics(cfg, kept, log);
+  }
+
+  /** Stops scraping, after one last scrape so the window's end is bracketed. Idempotent. */
+  async stop(finalScrape = true): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await Promise.all(this.scrapers.map((s) => s.stop(finalScrape)));
+  }
+
+  /** Writes server_metrics.jsonl into `dir` and summarizes the window, beside the client's summary. */
+  async report(window: Window, summary: MetricsSummary, dir: string, opts: { color?: boolean } = {}): Promise<ServerMetricsReport> {
+    await this.stop();
+    await writeServerMetricsJsonl(path.join(dir, SERVER_METRICS_JSONL), this.scrapers);
+    const perEndpoint = this.scrapers.map((s) => ({ scraper: s, concepts: readConcepts(s.table, window) }));
+    const byConcept = new Map<string, ConceptSummary[]>();
+    for (const e of perEndpoint) for (const c of e.concepts) byConcept.set(c.concept, [...(byConcept.get(c.concept) ?? []), c]);
+    const concepts = new Map<string, ConceptSummary>();
+    for (const c of CONCEPTS) {
+      const list = byConcept.get(c.id);
+      if (list) concepts.set(c.id, combine(list));
+    }
+    const x = crossCheck(concepts, summary);
+    for (const w of x.warnings) this.log(w);
+    for (const s of this.scrapers) {
+      if (s.stats.failed_scrapes > 0)
+        this.log(
+          `server metrics ${s.stats.url}: ${s.stats.failed_scrapes} of ${s.stats.scrapes + s.stats.failed_scrapes} scrapes failed (last: ${s.stats.last_error})`,
+        );
+      if (s.stats.malformed_lines > 0) this.log(`server metrics ${s.stats.url}: ${s.stats.malformed_lines} malformed lines skipped`);
+    }
+    const tables = [renderServerMetricsTable([...concepts.values()], opts), renderCrossCheckTable(x, opts)].filter((t) => t !== null);
+    const section = {
+      interval_ms: this.config.interval_ms,
+      window: { start_ns: window.start_ns, end_ns: window.end_ns },
+      histogram_percentiles:
+        'interpolated inside the bucket the rank falls in (Prometheus histogram_quantile); each comes with that bucket, its resolution',
+      concepts: Object.fromEntries(concepts),
+      cross_check: x,
+      endpoints: perEndpoint.map(({ scraper: s, concepts: cs }) => ({
+        ...s.stats,
+        discovered: s.discovered,
+        vendor: endpointVendor(s.table),
+        achieved_interval_ms: medianInterval(s),
+        series: s.table.meta.length,
+        inventory: inventory(s.table),
+        concepts: cs,
+        by_type: summarizeByType(s.table, window),
+      })),
+    };
+    return { section, concepts, crossCheck: x, console: tables.length > 0 ? tables.join('\n\n') : null };
+  }
+}
