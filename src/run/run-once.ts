@@ -14,6 +14,8 @@ import type { WallAnchor } from '../export/json.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { RunServerMetrics, type ServerMetricsReport } from '../server-metrics/run.js';
+import { clientSlices, sliceWindows } from '../timeslices/slices.js';
+import { writeTimeslices } from '../timeslices/export.js';
 import { findMetric } from '../metrics/core/summary.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { CatalogueRun } from './catalogue-run.js';
@@ -206,6 +208,16 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     server = await serverMetrics.report({ start_ns: p.start_ns, end_ns: p.end_ns }, summary, env.dir, {
       color: process.stdout.isTTY === true,
     });
+  }
+  // --slice-duration: timeslices.json/.csv over the profiling window (timeslices/).
+  if (cfg.slice_duration_s !== null && p) {
+    const windows = sliceWindows(p.start_ns, p.end_ns, BigInt(Math.round(cfg.slice_duration_s * 1e9)));
+    const slices = clientSlices(records, windows, cfg.histogram_significant_digits);
+    for (const s of slices) {
+      if (serverMetrics) s.server = serverMetrics.sliceValues(s);
+      if (telemetry && gpu) s.gpu_power_w = telemetry.powerOver(s);
+    }
+    await writeTimeslices(env.dir, cfg.slice_duration_s, slices);
   }
   await writeSummaryArtifacts(env.dir, summary, {
     config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },

@@ -127,6 +127,21 @@ export class RunServerMetrics {
     await Promise.all(this.scrapers.map((s) => s.stop(finalScrape)));
   }
 
+  /** One slice's server figures: each concept's time-weighted average (gauges), rate per second (counters) or ratio. */
+  sliceValues(w: Window): Record<string, number> {
+    const byConcept = new Map<string, ConceptSummary[]>();
+    for (const s of this.scrapers)
+      for (const c of readConcepts(s.table, w)) byConcept.set(c.concept, [...(byConcept.get(c.concept) ?? []), c]);
+    const out: Record<string, number> = {};
+    for (const [id, list] of byConcept) {
+      const c = combine(list);
+      if (c.gauge) out[`${id}_avg`] = c.gauge.avg;
+      else if (c.counter) out[`${id}_per_s`] = c.counter.rate;
+      else if (c.value !== undefined) out[id] = c.value;
+    }
+    return out;
+  }
+
   /** Writes server_metrics.jsonl into `dir` and summarizes the window, beside the client's summary. */
   async report(window: Window, summary: MetricsSummary, dir: string, opts: { color?: boolean } = {}): Promise<ServerMetricsReport> {
     await this.stop();
