@@ -110,9 +110,18 @@ export function clientSlices(
     const ttft = metric(r, 'time_to_first_token');
     const itl = metric(r, 'inter_token_latency');
     const lat = metric(r, 'request_latency');
-    if (ttft !== null) (a.ttft.add(ttft), a.nt++);
-    if (itl !== null) (a.itl.add(itl), a.ni++);
-    if (lat !== null) (a.lat.add(lat), a.nl++);
+    if (ttft !== null) {
+      a.ttft.add(ttft);
+      a.nt++;
+    }
+    if (itl !== null) {
+      a.itl.add(itl);
+      a.ni++;
+    }
+    if (lat !== null) {
+      a.lat.add(lat);
+      a.nl++;
+    }
   }
   return windows.map((w, i) => {
     const a = acc[i];
