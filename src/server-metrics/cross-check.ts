@@ -17,6 +17,8 @@ export interface CrossCheck {
   } | null;
   generation_tokens: { server: number; client: number; difference_pct: number } | null;
   requests_running: { server_avg: number; client_effective_concurrency: number; difference_pct: number } | null;
+  /** The trace's ideal infinite-cache hit rate beside the server's reported one (both in %). */
+  prefix_cache: { theoretical_pct: number; server_pct: number } | null;
   warnings: string[];
 }
 
@@ -36,7 +38,7 @@ const f = (v: number, d = 1) => v.toFixed(d);
 
 /** `concepts`: each concept once (summed over endpoints where that makes sense; see run.ts). */
 export function crossCheck(concepts: ReadonlyMap<string, ConceptSummary>, summary: MetricsSummary): CrossCheck {
-  const out: CrossCheck = { ttft: null, generation_tokens: null, requests_running: null, warnings: [] };
+  const out: CrossCheck = { ttft: null, generation_tokens: null, requests_running: null, prefix_cache: null, warnings: [] };
   const ttft = concepts.get('ttft')?.histogram;
   const clientP50 = stat(summary, 'time_to_first_token', 'p50');
   if (ttft?.p50 && clientP50 !== null) {
@@ -81,5 +83,9 @@ export function crossCheck(concepts: ReadonlyMap<string, ConceptSummary>, summar
         `warning: the server ran ${f(running.avg, 2)} requests on average, the client's effective concurrency was ${f(eff, 2)} (${f(d)} %)`,
       );
   }
+  const hit = concepts.get('prefix_cache_hit_rate');
+  const serverHit = hit?.value ?? hit?.gauge?.avg;
+  const ideal = stat(summary, 'theoretical_prefix_cache_hit_rate', 'avg');
+  if (serverHit !== undefined && ideal !== null) out.prefix_cache = { theoretical_pct: ideal, server_pct: serverHit };
   return out;
 }

@@ -96,6 +96,10 @@ export function renderCrossCheckTable(x: CrossCheck, opts: { color?: boolean } =
       fmt(r.client_effective_concurrency - r.server_avg),
     ]);
   }
+  if (x.prefix_cache) {
+    const p = x.prefix_cache;
+    rows.push(['Prefix-cache hit % (ideal / server)', fmt(p.theoretical_pct), fmt(p.server_pct), fmt(p.theoretical_pct - p.server_pct)]);
+  }
   if (rows.length === 0) return null;
   return renderTable({
     title: 'Client vs Server',
