@@ -1,7 +1,9 @@
 // One endpoint's scrapes, kept compact: every distinct series (name + labels) gets an index, and
 // each scrape is one Float64Array of values by that index (NaN where a series was absent). A run
 // scraping a 2,000-series exposition every 333 ms keeps 16 kB per scrape, never the text.
-import { parseExposition, type PromFamily, type PromType } from '../telemetry/prometheus.js';
+// A server writes the same series the same way every scrape, so a line whose text before its value
+// was seen before needs only its value read: the full parse runs once per new series.
+import { applyComment, familyName, isOpenMetrics, parseSampleLine, type PromFamily, type PromType } from '../telemetry/prometheus.js';
 
 export interface SeriesMeta {
   /** The exposition form, `name{a="x",b="y"}` (labels as the server ordered them). */
@@ -30,35 +32,84 @@ export function seriesKey(name: string, labels: Record<string, string>): string 
   return parts.length === 0 ? name : `${name}{${parts.join(',')}}`;
 }
 
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** A sample value as the text format writes it; undefined when it is not one. */
+function fastValue(s: string): number | undefined {
+  if (NUMBER.test(s)) return Number(s);
+  if (s === 'NaN') return NaN;
+  if (s === '+Inf' || s === 'Inf') return Infinity;
+  if (s === '-Inf') return -Infinity;
+  return undefined;
+}
+
 export class SeriesTable {
   readonly meta: SeriesMeta[] = [];
   readonly families = new Map<string, PromFamily>();
   private readonly index = new Map<string, number>();
   readonly scrapes: Scrape[] = [];
 
+  /** Line text before the value (no timestamp) → series id: the fast path for series seen before. */
+  private readonly byLine = new Map<string, number>();
+  /** Comment lines other than # TYPE seen before (HELP repeats every scrape). */
+  private readonly seenComments = new Set<string>();
+
   /** Parses one exposition and stores its values as a scrape at `t_ns`. */
   addText(t_ns: bigint, text: string, contentType = ''): Scrape {
-    const e = parseExposition(text, contentType);
-    for (const [name, f] of e.families) {
-      const known = this.families.get(name);
-      if (!known || (known.type === 'untyped' && f.type !== 'untyped')) this.families.set(name, f);
-    }
-    const ids = new Int32Array(e.samples.length);
-    for (let i = 0; i < e.samples.length; i++) {
-      const s = e.samples[i];
-      const key = seriesKey(s.name, s.labels);
+    const openmetrics = isOpenMetrics(text, contentType);
+    const typed = new Set<string>();
+    const ids: number[] = [];
+    const vals: number[] = [];
+    let malformed = 0;
+    let pos = 0;
+    while (pos < text.length) {
+      let nl = text.indexOf('\n', pos);
+      if (nl < 0) nl = text.length;
+      let line = text.slice(pos, nl);
+      pos = nl + 1;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') continue;
+      if (line.charCodeAt(0) === 35 /* # */) {
+        if (line.startsWith('# TYPE')) {
+          if (!applyComment(line, this.families, typed)) malformed++;
+        } else if (!this.seenComments.has(line)) {
+          if (applyComment(line, this.families, typed)) this.seenComments.add(line);
+          else malformed++;
+        }
+        continue;
+      }
+      const sp = line.lastIndexOf(' ');
+      if (sp > 0) {
+        const known = this.byLine.get(line.slice(0, sp));
+        if (known !== undefined) {
+          const v = fastValue(line.slice(sp + 1));
+          if (v !== undefined) {
+            ids.push(known);
+            vals.push(v);
+            continue;
+          }
+        }
+      }
+      const sample = parseSampleLine(line.trim(), openmetrics);
+      if (!sample) {
+        malformed++;
+        continue;
+      }
+      const key = seriesKey(sample.name, sample.labels);
       let id = this.index.get(key);
       if (id === undefined) {
         id = this.meta.length;
         this.index.set(key, id);
-        const family = e.familyOf[i];
-        this.meta.push({ key, name: s.name, labels: s.labels, family, type: e.families.get(family)?.type ?? 'untyped' });
+        const family = familyName(sample.name, this.families);
+        this.meta.push({ key, name: sample.name, labels: sample.labels, family, type: this.families.get(family)?.type ?? 'untyped' });
       }
-      ids[i] = id;
+      if (sample.timestamp_ms === null && sp > 0 && line === line.trim()) this.byLine.set(line.slice(0, sp), id);
+      ids.push(id);
+      vals.push(sample.value);
     }
     const values = new Float64Array(this.meta.length).fill(NaN);
-    for (let i = 0; i < ids.length; i++) values[ids[i]] = e.samples[i].value;
-    const scrape: Scrape = { t_ns, values, error: null, malformed: e.malformed };
+    for (let i = 0; i < ids.length; i++) values[ids[i]] = vals[i];
+    const scrape: Scrape = { t_ns, values, error: null, malformed };
     this.scrapes.push(scrape);
     return scrape;
   }

@@ -178,39 +178,18 @@ function unescapeHelp(s: string): string {
  * unknown type, is a malformed line. OpenMetrics is recognised by its content type or `# EOF`.
  */
 export function parseExposition(text: string, contentType = ''): PromExposition {
-  const openmetrics = contentType.includes('openmetrics') || /(^|\n)# EOF\s*$/.test(text);
+  const openmetrics = isOpenMetrics(text, contentType);
   const families = new Map<string, PromFamily>();
+  const typed = new Set<string>();
   const samples: PromSample[] = [];
   const familyOf: string[] = [];
   let malformed = 0;
-  const family = (name: string): PromFamily => {
-    let f = families.get(name);
-    if (!f) {
-      f = { name, type: 'untyped', help: null, unit: null };
-      families.set(name, f);
-    }
-    return f;
-  };
-  const typed = new Set<string>();
   for (const raw of text.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const t = line.trim();
     if (t === '') continue;
     if (t.startsWith('#')) {
-      const m = /^#\s+(HELP|TYPE|UNIT)\s+([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\s+(.*))?$/.exec(t);
-      if (!m) continue; // a plain comment, or # EOF
-      const [, kind, name, arg = ''] = m;
-      if (kind === 'HELP') family(name).help = unescapeHelp(arg);
-      else if (kind === 'UNIT') family(name).unit = arg === '' ? null : arg;
-      else {
-        const type = arg.trim().toLowerCase();
-        if (!TYPES.has(type) || typed.has(name)) {
-          malformed++;
-          continue;
-        }
-        typed.add(name);
-        family(name).type = type === 'unknown' ? 'untyped' : (type as PromType);
-      }
+      if (!applyComment(t, families, typed)) malformed++;
       continue;
     }
     const s = parseSampleLine(t, openmetrics);
@@ -224,7 +203,39 @@ export function parseExposition(text: string, contentType = ''): PromExposition 
   return { samples, malformed, families, familyOf, openmetrics };
 }
 
-function familyName(sample: string, families: Map<string, PromFamily>): string {
+export function isOpenMetrics(text: string, contentType: string): boolean {
+  return contentType.includes('openmetrics') || /(^|\n)# EOF\s*$/.test(text);
+}
+
+/**
+ * Applies one comment line (# HELP / # TYPE / # UNIT; others ignored) to `families`; false when it
+ * is malformed (an unknown type, or a second # TYPE for a family: `typed` holds those seen).
+ */
+export function applyComment(t: string, families: Map<string, PromFamily>, typed: Set<string>): boolean {
+  const m = /^#\s+(HELP|TYPE|UNIT)\s+([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\s+(.*))?$/.exec(t);
+  if (!m) return true; // a plain comment, or # EOF
+  const [, kind, name, arg = ''] = m;
+  const family = (): PromFamily => {
+    let f = families.get(name);
+    if (!f) {
+      f = { name, type: 'untyped', help: null, unit: null };
+      families.set(name, f);
+    }
+    return f;
+  };
+  if (kind === 'HELP') family().help = unescapeHelp(arg);
+  else if (kind === 'UNIT') family().unit = arg === '' ? null : arg;
+  else {
+    const type = arg.trim().toLowerCase();
+    if (!TYPES.has(type) || typed.has(name)) return false;
+    typed.add(name);
+    family().type = type === 'unknown' ? 'untyped' : (type as PromType);
+  }
+  return true;
+}
+
+/** A sample's family: its own name when declared, else its name less its declared type's suffix, else itself (untyped). */
+export function familyName(sample: string, families: Map<string, PromFamily>): string {
   const own = families.get(sample);
   if (own && own.type !== 'untyped') return sample;
   for (const [type, suffixes] of Object.entries(SUFFIXES)) {
