@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_DCGM_IDLE_W } from '../../src/mock/dcgm.js';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
 import { readJson, readJsonl, runCli, tmpDir } from '../helpers/cli.js';
 
@@ -26,9 +27,22 @@ function nearestRank(values: number[], p: number): number {
 describe('server metrics from the mock (vLLM names)', () => {
   it('agree with the client; time slices recompute from records.jsonl', async () => {
     const dir = tmpDir();
-    const r = await runCli([...base(dir), '--benchmark-duration', '4', '--slice-duration', '1', '--server-metrics-interval-ms', '100'], {
-      timeoutMs: 60_000,
-    });
+    const r = await runCli(
+      [
+        ...base(dir),
+        '--benchmark-duration',
+        '4',
+        '--slice-duration',
+        '1',
+        '--server-metrics-interval-ms',
+        '100',
+        '--gpu-telemetry',
+        `dcgm=${mock.url}/metrics`,
+      ],
+      {
+        timeoutMs: 60_000,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/server metrics: http:\/\/127\.0\.0\.1:\d+\/metrics \(vllm\) every 100 ms/);
     expect(r.stdout).toContain('Server Metrics');
@@ -86,6 +100,8 @@ describe('server metrics from the mock (vLLM names)', () => {
       }
       expect(s.server.requests_running_avg).toBeGreaterThanOrEqual(0);
       expect(s.effective_concurrency).toBeLessThanOrEqual(8 + 1e-9);
+      // The mock's fake DCGM exporter: two GPUs, each at least idle power.
+      expect(s.gpu_power_w).toBeGreaterThanOrEqual(2 * FAKE_DCGM_IDLE_W);
     }
     expect(total).toBe(recs.length);
     const csv = fs.readFileSync(path.join(dir, 'timeslices.csv'), 'utf8').trim().split('\n');
