@@ -1,7 +1,7 @@
-// Server-metrics scraper cost: CPU per scrape of a 2,000-line vLLM-shaped exposition, on the JS
-// thread. Two figures: the parse into the series table alone (SeriesTable.addText: what a scrape
-// adds to the JS thread beyond the asynchronous GET), and a whole scrape (EndpointScraper.scrapeOnce:
-// undici GET + parse) against an in-process HTTP server (whose write of a prebuilt body is billed
+// Server-metrics scraper cost: CPU per scrape of a 2,000-line vLLM-shaped exposition, on the
+// scrapers' thread (a run scrapes on its own worker thread, so none of it lands on the thread that
+// sends). Two figures: the parse into the series table alone (SeriesTable.addText), and a whole
+// scrape (EndpointScraper.scrapeOnce: undici GET + parse) against an in-process HTTP server (whose write of a prebuilt body is billed
 // too: an upper bound). Component-harness figures; medians of interleaved repetitions.
 import http from 'node:http';
 import { importDist, median } from './lib.js';
@@ -91,11 +91,13 @@ export async function run(ctx) {
         title: `Server-metrics scraper CPU per scrape, 2,000-line vLLM exposition (${body.length} bytes; median of ${reps} x ${n})`,
         columns: ['what', 'CPU µs/scrape', '% of a core at 333 ms'],
         rows: [
-          ['parse into the series table (JS thread)', p.toFixed(0), pct(p)],
+          ['parse into the series table', p.toFixed(0), pct(p)],
           ['whole scrape: GET + parse (+ in-process server)', w.toFixed(0), pct(w)],
         ],
       },
     ],
-    notes: ['component-harness figures (process.cpuUsage over N scrapes); the GET is asynchronous, so a scrape never blocks a send'],
+    notes: [
+      "component-harness figures (process.cpuUsage over N scrapes, here on one thread); in a run this is the scrapers' worker thread's cost, not the sending thread's",
+    ],
   };
 }

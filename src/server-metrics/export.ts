@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { renderTable } from '../export/table.js';
 import type { ConceptSummary } from './concepts.js';
 import type { CrossCheck } from './cross-check.js';
-import type { EndpointScraper } from './scraper.js';
+import type { EndpointStats } from './worker-protocol.js';
+import type { SeriesTable } from './series.js';
 
 export const SERVER_METRICS_JSONL = 'server_metrics.jsonl';
 
@@ -14,7 +15,10 @@ function num(v: number): string {
 }
 
 /** Writes one line per scrape per endpoint, in time order: t_ns (bare integer), ok, and every present series' value. */
-export async function writeServerMetricsJsonl(file: string, scrapers: readonly EndpointScraper[]): Promise<void> {
+export async function writeServerMetricsJsonl(
+  file: string,
+  scrapers: readonly { stats: EndpointStats; table: SeriesTable }[],
+): Promise<void> {
   const out = fs.createWriteStream(file);
   const lines: { t: bigint; s: string }[] = [];
   for (const sc of scrapers) {

@@ -2,13 +2,18 @@
 // <origin>/prometheus/metrics) or named, scraped from before the first request to after the last,
 // then summarized over the profiling window. run/run-once.ts calls only this. No failure here stops
 // a run: an endpoint that cannot be used is one line, and the run goes on.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { MetricsSummary } from '../metrics/core/summary.js';
 import { endpointVendor, inventory, readConcepts, summarizeByType, type ConceptSummary } from './concepts.js';
 import { crossCheck, type CrossCheck } from './cross-check.js';
 import { renderCrossCheckTable, renderServerMetricsTable, SERVER_METRICS_JSONL, writeServerMetricsJsonl } from './export.js';
 import { discoveryUrls, type ServerMetricsConfig } from './options.js';
-import { EndpointScraper } from './scraper.js';
+import type { EndpointStats } from './worker-protocol.js';
+import { SeriesTable } from './series.js';
+import type { EndpointSnapshot, ScrapeInit, ScrapeStarted, ScrapeStopped } from './worker-protocol.js';
 import { CONCEPTS } from './vendors.js';
 import { bucketQuantile, type Window } from './window.js';
 
@@ -22,7 +27,26 @@ export interface ServerMetricsReport {
   console: string | null;
 }
 
-function medianInterval(sc: EndpointScraper): number | null {
+/** One endpoint's scrapes, back on the run's thread. */
+export interface ScrapedEndpoint {
+  url: string;
+  discovered: boolean;
+  stats: EndpointStats;
+  table: SeriesTable;
+}
+
+function endpointOf(s: EndpointSnapshot): ScrapedEndpoint {
+  return { url: s.url, discovered: s.discovered, stats: s.stats, table: SeriesTable.from(s) };
+}
+
+/** The compiled worker: next to this file in dist/, or dist/'s copy when this runs from src/ (tests). */
+function workerPath(): string {
+  const here = fileURLToPath(new URL('./scrape-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  return fileURLToPath(new URL('../../dist/server-metrics/scrape-worker.js', import.meta.url));
+}
+
+function medianInterval(sc: ScrapedEndpoint): number | null {
   const t = sc.table.scrapes.map((s) => s.t_ns);
   if (t.length < 2) return null;
   const d = t
@@ -82,49 +106,70 @@ function combine(list: ConceptSummary[]): ConceptSummary {
 }
 
 export class RunServerMetrics {
-  private stopped = false;
+  private stopping: Promise<void> | null = null;
+  /** The endpoints' scrapes, filled when the scrapers' thread stops. */
+  private scrapers: ScrapedEndpoint[] = [];
 
   private constructor(
     readonly config: ServerMetricsConfig,
-    readonly scrapers: EndpointScraper[],
+    private readonly worker: Worker,
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Probes the endpoints (one scrape each), keeps those that answer, starts their intervals. Never throws. */
+  /**
+   * Probes the endpoints (one scrape each) on the scrapers' own thread, which keeps those that
+   * answer and scrapes them on their interval until stop(). Never throws.
+   */
   static async start(cfg: ServerMetricsConfig, baseUrl: string, log: (line: string) => void): Promise<RunServerMetrics | null> {
     if (!cfg.enabled) return null;
     const named = new Set(cfg.urls);
-    const candidates = [
-      ...discoveryUrls(baseUrl)
-        .filter((u) => !named.has(u))
-        .map((u) => new EndpointScraper(u, cfg.interval_ms, true)),
-      ...cfg.urls.map((u) => new EndpointScraper(u, cfg.interval_ms, false)),
-    ];
-    const first = await Promise.all(candidates.map((s) => s.scrapeOnce()));
-    const kept: EndpointScraper[] = [];
-    candidates.forEach((s, i) => {
-      const r = first[i];
-      const samples = r.values?.length ?? 0;
-      if (r.values !== null && samples > 0) kept.push(s);
-      // A discovered path that is not there is expected (most servers serve one of the two); a named one is said.
-      else if (!s.discovered)
-        log(`server metrics: ${s.stats.url} ${r.values === null ? `unusable (${r.error})` : 'serves no samples'}; continuing without it`);
-    });
-    if (kept.length === 0) {
+    const init: ScrapeInit = {
+      interval_ms: cfg.interval_ms,
+      candidates: [
+        ...discoveryUrls(baseUrl)
+          .filter((u) => !named.has(u))
+          .map((url) => ({ url, discovered: true })),
+        ...cfg.urls.map((url) => ({ url, discovered: false })),
+      ],
+    };
+    let worker: Worker;
+    let started: ScrapeStarted;
+    try {
+      worker = new Worker(workerPath(), { workerData: init });
+      started = await new Promise<ScrapeStarted>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`exited with code ${code}`)));
+      });
+    } catch (err) {
+      log(`server metrics: the scrapers' thread failed (${(err as Error).message}); continuing without server metrics`);
+      return null;
+    }
+    // A discovered path that is not there is expected (most servers serve one of the two); a named one is said.
+    for (const d of started.dropped) if (!d.discovered) log(`server metrics: ${d.url} ${d.why}; continuing without it`);
+    if (started.kept.length === 0) {
+      await worker.terminate();
       if (cfg.urls.length === 0) log(`server metrics: none found at ${discoveryUrls(baseUrl).join(' or ')}; continuing without them`);
       return null;
     }
-    for (const s of kept) s.start();
-    const vendors = kept.map((s) => `${s.stats.url} (${endpointVendor(s.table) ?? 'unknown server'})`);
+    const vendors = started.kept.map((s) => `${s.stats.url} (${endpointVendor(SeriesTable.from(s)) ?? 'unknown server'})`);
     log(`server metrics: ${vendors.join(', ')} every ${cfg.interval_ms} ms`);
-    return new RunServerMetrics(cfg, kept, log);
+    worker.unref();
+    return new RunServerMetrics(cfg, worker, log);
   }
 
-  /** Stops scraping, after one last scrape so the window's end is bracketed. Idempotent. */
-  async stop(finalScrape = true): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    await Promise.all(this.scrapers.map((s) => s.stop(finalScrape)));
+  /** Stops scraping, after one last scrape so the window's end is bracketed, and takes the scrapes back. Idempotent. */
+  stop(finalScrape = true): Promise<void> {
+    this.stopping ??= new Promise<ScrapeStopped | null>((resolve) => {
+      this.worker.once('message', (m: ScrapeStopped) => resolve(m));
+      this.worker.once('error', () => resolve(null));
+      this.worker.once('exit', () => resolve(null));
+      this.worker.postMessage({ stop: true, finalScrape });
+    }).then((m) => {
+      if (m === null) this.log("server metrics: the scrapers' thread failed; continuing without server metrics");
+      this.scrapers = m === null ? [] : m.endpoints.map(endpointOf);
+    });
+    return this.stopping;
   }
 
   /** One slice's server figures: each concept's time-weighted average (gauges), rate per second (counters) or ratio. */
@@ -143,8 +188,9 @@ export class RunServerMetrics {
   }
 
   /** Writes server_metrics.jsonl into `dir` and summarizes the window, beside the client's summary. */
-  async report(window: Window, summary: MetricsSummary, dir: string, opts: { color?: boolean } = {}): Promise<ServerMetricsReport> {
+  async report(window: Window, summary: MetricsSummary, dir: string, opts: { color?: boolean } = {}): Promise<ServerMetricsReport | null> {
     await this.stop();
+    if (this.scrapers.length === 0) return null;
     await writeServerMetricsJsonl(path.join(dir, SERVER_METRICS_JSONL), this.scrapers);
     const perEndpoint = this.scrapers.map((s) => ({ scraper: s, concepts: readConcepts(s.table, window) }));
     const byConcept = new Map<string, ConceptSummary[]>();

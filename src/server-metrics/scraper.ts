@@ -1,17 +1,10 @@
 // Scrapes one Prometheus endpoint on an interval, from before the first request to after the last.
-// The GET is asynchronous (undici); what runs on the JS thread per scrape is the parse into a
-// SeriesTable (bench/server-metrics.bench.js measures it). A failed scrape (refused, 404, timeout,
+// Runs on the scrapers' own thread (scrape-worker.ts): the asynchronous GET (undici) and the parse
+// into a SeriesTable (bench/server-metrics.bench.js measures it) never touch the run's JS thread. A failed scrape (refused, 404, timeout,
 // a body that is not text) is counted and stored as a failure; it never stops the run.
 import { request } from 'undici';
 import { SeriesTable, type Scrape } from './series.js';
-
-export interface EndpointStats {
-  url: string;
-  scrapes: number;
-  failed_scrapes: number;
-  malformed_lines: number;
-  last_error: string | null;
-}
+import type { EndpointSnapshot, EndpointStats } from './worker-protocol.js';
 
 /** Bodies above this are refused: a /metrics page is tens of kB. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -44,6 +37,10 @@ export class EndpointScraper {
   ) {
     this.stats = { url: displayUrl(url), scrapes: 0, failed_scrapes: 0, malformed_lines: 0, last_error: null };
     this.timeoutMs = Math.max(1000, 3 * intervalMs);
+  }
+
+  snapshot(): EndpointSnapshot {
+    return { url: this.url, discovered: this.discovered, stats: { ...this.stats }, ...this.table.snapshot() };
   }
 
   /** One scrape; resolves to the scrape (failed or not). Never rejects. */

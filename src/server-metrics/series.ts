@@ -114,6 +114,21 @@ export class SeriesTable {
     return scrape;
   }
 
+  /** The table's data, for another thread (structured clone). */
+  snapshot(): { meta: SeriesMeta[]; families: Map<string, PromFamily>; scrapes: Scrape[] } {
+    return { meta: this.meta, families: this.families, scrapes: this.scrapes };
+  }
+
+  /** A table rebuilt from a snapshot (read-only use: summaries and exports). */
+  static from(s: { meta: SeriesMeta[]; families: Map<string, PromFamily>; scrapes: Scrape[] }): SeriesTable {
+    const t = new SeriesTable();
+    t.meta.push(...s.meta);
+    for (const [k, v] of s.families) t.families.set(k, v);
+    t.scrapes.push(...s.scrapes);
+    s.meta.forEach((m, i) => t.index.set(m.key, i));
+    return t;
+  }
+
   addFailure(t_ns: bigint, error: string): Scrape {
     const scrape: Scrape = { t_ns, values: null, error, malformed: 0 };
     this.scrapes.push(scrape);

@@ -40,7 +40,7 @@ describe('bench/server-metrics.bench.js', () => {
     const table = out.results['server-metrics'].tables[0];
     expect(table.title).toMatch(/2,000-line vLLM exposition/);
     expect(table.rows.map((r: string[]) => r[0])).toEqual([
-      'parse into the series table (JS thread)',
+      'parse into the series table',
       'whole scrape: GET + parse (+ in-process server)',
     ]);
     for (const r of table.rows) expect(Number(r[1])).toBeGreaterThan(0);
