@@ -1,5 +1,6 @@
 // Issue 14: misbehaving Prometheus endpoints (a 404, malformed lines, a scrape that times out, a
 // counter reset) never stop the run; each is one line, and the counter's increase survives the reset.
+// And discovery of TensorRT-LLM's /prometheus/metrics (the mock's --metrics-format trtllm).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
@@ -75,6 +76,33 @@ describe('server metrics endpoints that misbehave', () => {
     } finally {
       await hang.stop();
       await reset.stop();
+    }
+  });
+
+  it("finds TensorRT-LLM's /prometheus/metrics (servebench mock --metrics-format trtllm)", async () => {
+    const trt = await spawnMock(['--ttft-ms', '5', '--itl-ms', '1', '--metrics-format', 'trtllm']);
+    try {
+      const dir = tmpDir();
+      const r = await runCli(
+        ['profile', '--url', trt.url, '--ui', 'none', '--artifact-dir', dir, '--request-count', '16', '--concurrency', '4'],
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const sm = readJson(path.join(dir, 'profile_export.json')).server_metrics;
+      const eps = sm.endpoints.map((e: any) => [e.url, e.vendor, e.discovered]);
+      // /metrics still serves the fake DCGM exporter: kept, as an unknown server, its metrics summarized by type.
+      expect(eps).toEqual([
+        [`${trt.url}/metrics`, null, true],
+        [`${trt.url}/prometheus/metrics`, 'trtllm', true],
+      ]);
+      expect(sm.endpoints[0].by_type.gauges.length).toBeGreaterThan(0);
+      expect(sm.concepts.ttft.metric).toBe('trtllm_time_to_first_token_seconds');
+      expect(sm.concepts.ttft.histogram.count).toBe(16);
+      expect(sm.concepts.requests_finished.counter.increase).toBe(16);
+    } finally {
+      await trt.stop();
     }
   });
 });
