@@ -6,6 +6,7 @@ import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
 import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
 import type { TokenizerKind } from '../mock/words.js';
+import { METRICS_FORMATS, type MetricsFormat } from '../mock/server-metrics.js';
 
 interface MockArgs {
   port: number;
@@ -27,6 +28,7 @@ interface MockArgs {
   'spec-decode-acceptance': number;
   'record-requests'?: string;
   'tokenizer-kind': string;
+  'metrics-format': string;
   'exit-with-stdin': boolean;
   fast: boolean;
   workers: number;
@@ -164,6 +166,12 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.tokenizerKind,
           describe: 'cl100k (one-token words, estimated prompt_tokens) or words (its own tokenizer, served at POST /tokenize)',
         },
+        'metrics-format': {
+          type: 'string',
+          coerce: lastString,
+          default: MOCK_DEFAULTS.metricsFormat,
+          describe: `names of GET /metrics (trtllm: /prometheus/metrics): ${METRICS_FORMATS.join('|')}`,
+        },
         'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
@@ -207,6 +215,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       specDecodeAcceptance: argv['spec-decode-acceptance'],
       recordRequests: argv['record-requests'] ?? null,
       tokenizerKind: argv['tokenizer-kind'] as TokenizerKind,
+      metricsFormat: argv['metrics-format'] as MetricsFormat,
     });
     if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
       throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);

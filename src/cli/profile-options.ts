@@ -8,6 +8,7 @@ const G_LOAD = 'Load:';
 const G_INPUT = 'Input and output lengths:';
 const G_OUT = 'Output:';
 const G_GPU = 'GPU telemetry:';
+const G_SERVER = 'Server metrics and time slices:';
 const G_MOCK = 'Built-in mock (no --url):';
 const G_DATASET = 'Datasets (see README, Datasets):';
 const G_METRICS = 'Metrics:';
@@ -241,6 +242,20 @@ export const profileOptions: Record<string, Options> = {
     describe: 'GPU power/energy: nvml | amdsmi | auto | dcgm[=URL,...] (DCGM default http://localhost:9400/metrics; repeatable)',
   },
   'gpu-sample-interval-ms': { type: 'number', group: G_GPU, describe: 'NVML/AMD SMI sampling interval in ms (default 50, min 1)' },
+
+  'server-metrics': {
+    type: 'string',
+    array: true,
+    group: G_SERVER,
+    describe:
+      "the server's Prometheus endpoints to scrape besides the discovered <url>/metrics and /prometheus/metrics: URL[,URL...] (--no-server-metrics: off)",
+  },
+  'server-metrics-interval-ms': { type: 'number', group: G_SERVER, describe: 'server metrics scrape interval in ms (default 333)' },
+  'slice-duration': {
+    type: 'number',
+    group: G_SERVER,
+    describe: 'cut the profiling window into slices of S seconds: timeslices.json/.csv (a request belongs to the slice of its end)',
+  },
 
   'mock-ttft-ms': { type: 'number', group: G_MOCK, describe: "the mock's time to first token" },
   'mock-itl-ms': { type: 'number', group: G_MOCK, describe: "the mock's inter-token latency" },

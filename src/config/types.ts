@@ -2,6 +2,7 @@
 import type { DatasetConfig } from '../dataset/config.js';
 import type { LoadConfig } from '../load/config.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
+import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
 
 export type EndpointType = 'chat' | 'completions';
@@ -111,6 +112,11 @@ export interface RunConfig {
 
   /** GPU power/energy sources (--gpu-telemetry); null: off. */
   readonly gpu_telemetry: GpuTelemetryConfig | null;
+
+  /** The server's Prometheus metrics (--server-metrics, --no-server-metrics, --server-metrics-interval-ms). */
+  readonly server_metrics: ServerMetricsConfig;
+  /** --slice-duration: seconds per time slice of the profiling window (timeslices.json/.csv); null: off. */
+  readonly slice_duration_s: number | null;
 
   /** Settings for the built-in mock when url is null. */
   readonly mock: MockSettings;

@@ -5,6 +5,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
+import { parseServerMetricsFlags } from '../server-metrics/options.js';
 import {
   DEFAULTS,
   ENDPOINT_PATHS,
@@ -67,6 +68,10 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'show-trace-timing'?: boolean;
   'gpu-telemetry'?: string[];
   'gpu-sample-interval-ms'?: number;
+  /** URL strings, or false for --no-server-metrics. */
+  'server-metrics'?: (string | boolean)[] | string | boolean;
+  'server-metrics-interval-ms'?: number;
+  'slice-duration'?: number;
 }
 
 function bad(flag: string, msg: string): never {
@@ -296,6 +301,8 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ...transportSettings(f, url, env),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
+    server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),
+    slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
 }

@@ -110,6 +110,7 @@ export function loadMooncakeTrace(ctx: LoadContext, text: string): IndexedSource
           max_tokens: e.max_tokens ?? fallbackMaxTokens(ctx, `${e.line}`),
           timestamp_ms: k === 0 ? at : e.timestamp,
           delay_ms: k === 0 ? null : e.delay,
+          ...(e.hash_ids && e.hash_ids.length > 0 ? { hash_ids: e.hash_ids } : {}),
         })),
       };
       if (ctx.systemPrompt !== null) conv.system_prompt = ctx.systemPrompt;

@@ -52,6 +52,8 @@ export interface ConversationTurn {
   timestamp_ms: number | null;
   /** Multi-turn: think time in ms between the previous turn's completion and this turn. */
   delay_ms: number | null;
+  /** Trace block hashes of this turn's prompt (mooncake `hash_ids`). */
+  hash_ids?: readonly number[];
 }
 
 export interface Conversation {

@@ -49,9 +49,10 @@ export function buildTurn(session: Session, k: number): Turn {
   const plain = conv.turns.length === 1 && !conv.system_prompt;
   if (plain) {
     // A single-turn request: exactly what the dataset gave (messages verbatim, or the prompt).
+    const hashes = ct.hash_ids ? { hash_ids: ct.hash_ids } : {};
     return ct.messages
-      ? { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, messages: ct.messages }
-      : { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens };
+      ? { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, messages: ct.messages, ...hashes }
+      : { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, ...hashes };
   }
   const messages: ChatMessage[] = [];
   if (conv.system_prompt) messages.push({ role: 'system', content: conv.system_prompt });
@@ -65,6 +66,7 @@ export function buildTurn(session: Session, k: number): Turn {
     messages,
     session_id: session.id,
     turn_index: k,
+    ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import * as sched from './families/scheduling.js';
 import * as guide from './families/guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from './families/energy.js';
 import * as eff from './families/effective.js';
+import { theoreticalPrefixCacheHitRate } from './families/prefix-cache.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -57,6 +58,7 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   network.networkRtt,
   ...usage.usageRecordMetrics,
   ...usage.usageRunMetrics,
+  theoreticalPrefixCacheHitRate,
   ...discrepancy.usageDiscrepancyRecordMetrics,
   ...discrepancy.usageDiscrepancyRunMetrics,
   ...osl.oslMismatchRecordMetrics,

@@ -59,7 +59,8 @@ export class FakeDcgm {
     return Math.min(MAX_W, FAKE_DCGM_IDLE_W + (FAKE_DCGM_W_PER_TPS * this.tokensPerSecond(now)) / FAKE_DCGM_GPUS);
   }
 
-  serve(url: string, res: ServerResponse): void {
+  /** Serves the fake exporter's lines, then `extra` (the mock's own server metrics). */
+  serve(url: string, res: ServerResponse, extra: readonly string[] = []): void {
     const now = performance.now();
     this.integrate(now);
     const q = url.indexOf('?');
@@ -85,6 +86,7 @@ export class FakeDcgm {
     metric('DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', () => '10240');
     for (let i = 0; i < malformed; i++)
       lines.splice(3 + 2 * i, 0, i % 2 ? 'DCGM_FI_DEV_POWER_USAGE{gpu="0" 12' : 'this is not a metric line');
+    lines.push(...extra);
     const body = Buffer.from(lines.join('\n') + '\n');
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4', 'content-length': body.length });
     res.end(body);

@@ -30,6 +30,7 @@ const UNSUPPORTED: [keyof MockOptions, string][] = [
   ['failRate', 'fail-rate'],
   ['recordRequests', 'record-requests'],
   ['specDecodeDraftLen', 'spec-decode-draft-len'],
+  ['metricsFormat', 'metrics-format'],
 ];
 
 /** Whether `--name` (or `--name=…`) appears in argv. */

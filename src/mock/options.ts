@@ -2,6 +2,7 @@
 // with the defaults and the validation in one place so the CLI and in-process users agree.
 import { InvalidArgumentError } from '../errors.js';
 import { TOKENIZER_KINDS, type TokenizerKind } from './words.js';
+import { METRICS_FORMATS, type MetricsFormat } from './server-metrics.js';
 
 export const FAIL_MODES = ['http500', 'http429', 'reset', 'malformed', 'sse-error', 'hang'] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
@@ -44,6 +45,8 @@ export interface MockOptions {
    * mock's own tokenizer (words.ts) for usage and output, served at POST /tokenize.
    */
   tokenizerKind: TokenizerKind;
+  /** Whose names the mock's /metrics uses (vllm, sglang, trtllm on /prometheus/metrics, llamacpp). */
+  metricsFormat: MetricsFormat;
   /** Append every received request as one JSON line to this file; null = off. */
   recordRequests: string | null;
   /** Write the one-line startup/shutdown logs to stderr. */
@@ -69,6 +72,7 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   specDecodeDraftLen: 0,
   specDecodeAcceptance: 0.7,
   tokenizerKind: 'cl100k',
+  metricsFormat: 'vllm',
   recordRequests: null,
   log: true,
 });
@@ -115,6 +119,9 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   }
   if (!(TOKENIZER_KINDS as readonly string[]).includes(o.tokenizerKind)) {
     throw new InvalidArgumentError(`--tokenizer-kind must be one of ${TOKENIZER_KINDS.join('|')} (got ${String(o.tokenizerKind)})`);
+  }
+  if (!(METRICS_FORMATS as readonly string[]).includes(o.metricsFormat)) {
+    throw new InvalidArgumentError(`--metrics-format must be one of ${METRICS_FORMATS.join('|')} (got ${String(o.metricsFormat)})`);
   }
   if (o.recordRequests !== null && (typeof o.recordRequests !== 'string' || o.recordRequests === '')) {
     throw new InvalidArgumentError('--record-requests must be a file path');

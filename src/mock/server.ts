@@ -10,6 +10,7 @@ import { FaultPicker, sendHttpFault } from './faults.js';
 import { errorBody } from './openai.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { RequestRecorder } from './recorder.js';
+import { MockServerMetrics } from './server-metrics.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
 import { tokenizeResponse } from './words.js';
@@ -41,6 +42,12 @@ function sendError(res: ServerResponse, status: number, message: string, type: s
   send(res, jsonResponse(status, errorBody(message, type, status)));
 }
 
+function sendMetrics(res: ServerResponse, lines: string[]): void {
+  const body = Buffer.from(lines.join('\n') + '\n');
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4', 'content-length': body.length });
+  res.end(body);
+}
+
 function formatUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
@@ -50,6 +57,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
   const recorder = opts.recordRequests ? new RequestRecorder(opts.recordRequests) : null;
   const clock = new Clock();
   const dcgm = new FakeDcgm();
+  const serverMetrics = new MockServerMetrics(opts.metricsFormat);
   const faults = new FaultPicker(opts);
   let nextId = 0;
 
@@ -102,6 +110,8 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
       if (fault === 'http500' || fault === 'http429') return sendHttpFault(res, fault);
       if (fault === 'hang') return; // never answered; close() drops it
       dcgm.onGeneration(plan, opts);
+      const metrics = serverMetrics.begin(plan.promptTokens, t0);
+      res.once('close', () => metrics.end());
       const rid = req.headers['x-request-id'];
       const ctx: ResponseContext = {
         res,
@@ -111,6 +121,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
         id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-mock${++nextId}`,
         created: Math.floor(Date.now() / 1000),
         fault,
+        metrics,
         headers: typeof rid === 'string' ? { 'x-request-id': rid } : null,
       };
       clock.add(plan.stream ? new StreamJob(ctx, clock) : new BodyJob(ctx));
@@ -150,7 +161,10 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     if (method === 'POST' && path === '/tokenize' && opts.tokenizerKind === 'words') return tokenize(req, res, tsNs, path);
     recorder?.record(tsNs, method, path, req.headers, null);
     req.resume(); // drain any body so keep-alive stays usable
-    if (path === '/metrics' && method === 'GET') return dcgm.serve(url, res);
+    // /metrics: the fake DCGM exporter plus (except for TensorRT-LLM's own path) the server's metrics.
+    if (path === '/metrics' && method === 'GET')
+      return dcgm.serve(url, res, serverMetrics.path === '/metrics' ? serverMetrics.lines() : []);
+    if (path === serverMetrics.path && method === 'GET') return sendMetrics(res, serverMetrics.lines());
     if (path === '/health' || path === '/v1/models') {
       if (method !== 'GET' && method !== 'HEAD') return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
       return send(res, path === '/health' ? HEALTH : MODELS);

@@ -6,6 +6,7 @@ import type { Clock, ClockJob } from './clock.js';
 import type { FailMode, MockOptions } from './options.js';
 import { ChunkFormatter, completionBody, SSE_DONE, SSE_ERROR, SSE_MALFORMED, usageJson } from './openai.js';
 import type { GenerationPlan } from './request.js';
+import type { MockRequestMetrics } from './server-metrics.js';
 import { SpecStepCursor } from './spec-decode.js';
 import { WordSource } from './text.js';
 
@@ -27,6 +28,8 @@ export interface ResponseContext {
   created: number;
   /** A fault that acts inside the response (reset, malformed, sse-error); others never get here. */
   fault: FailMode | null;
+  /** The mock's server metrics for this request (tokens as they are written). */
+  metrics: MockRequestMetrics | null;
   /** Extra response headers (x-request-id echo). */
   headers: OutgoingHttpHeaders | null;
 }
@@ -119,10 +122,12 @@ export class StreamJob implements ClockJob {
     if (k < this.nReasoningChunks) {
       const n = Math.min(this.tpc, p.reasoningTokens - this.sentReasoning);
       this.sentReasoning += n;
+      this.ctx.metrics?.tokens(n);
       return this.fmt.reasoning(this.words.take(n), this.usage(), this.spec.upTo(this.sentReasoning + this.sentContent));
     }
     const n = Math.min(this.tpc, p.contentTokens - this.sentContent);
     this.sentContent += n;
+    this.ctx.metrics?.tokens(n);
     const finish = k === this.nChunks - 1 ? p.finishReason : null;
     return this.fmt.content(this.words.take(n), finish, this.usage(), this.spec.upTo(this.sentReasoning + this.sentContent));
   }
@@ -213,6 +218,7 @@ export class BodyJob implements ClockJob {
       const words = new WordSource(plan.textSeed, plan.words);
       const reasoning = words.take(plan.reasoningTokens);
       body = completionBody(plan, this.ctx.id, this.ctx.created, words.take(plan.contentTokens), reasoning);
+      this.ctx.metrics?.tokens(plan.reasoningTokens + plan.contentTokens);
     }
     const headers: OutgoingHttpHeaders = {
       'content-type': 'application/json',

@@ -37,6 +37,8 @@ export interface Turn {
   /** Multi-turn: which conversation and which turn of it. */
   session_id?: string;
   turn_index?: number;
+  /** Trace block hashes of the prompt (mooncake `hash_ids`), for the theoretical prefix-cache hit rate. */
+  hash_ids?: readonly number[];
 }
 
 /** A request as the scheduler hands it to the transport. */

@@ -9,7 +9,10 @@ import path from 'node:path';
 import { AGGREGATE_DIR, AGGREGATE_JSON } from '../export/aggregate.js';
 import { PROFILE_CSV, PROFILE_JSON, RECORDS_JSONL } from '../export/artifacts.js';
 import { HISTOGRAMS_JSON } from '../export/histograms.js';
+import { REPORT_HTML } from '../report/write.js';
+import { SERVER_METRICS_JSONL } from '../server-metrics/export.js';
 import { GPU_TELEMETRY_JSONL } from '../telemetry/export.js';
+import { TIMESLICES_CSV, TIMESLICES_JSON } from '../timeslices/export.js';
 import { NETWORK_LATENCY_JSONL } from '../transport/network-calibration.js';
 import { SWEEP_CSV, SWEEP_JSON } from './sweep-summary.js';
 
@@ -23,6 +26,10 @@ const OWNED_FILES = new Set([
   SWEEP_JSON,
   SWEEP_CSV,
   AGGREGATE_JSON,
+  REPORT_HTML,
+  SERVER_METRICS_JSONL,
+  TIMESLICES_JSON,
+  TIMESLICES_CSV,
 ]);
 /** The folders of repeated runs (multi-run.ts), sweep points (sweep.ts) and the aggregate. */
 const OWNED_DIR = new RegExp(`^(run_\\d+|point-\\d+-[A-Za-z0-9.-]+|${AGGREGATE_DIR})$`);

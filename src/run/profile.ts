@@ -136,7 +136,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
           width: process.stdout.columns || undefined,
           showTraceTiming: cfg.metrics.show_trace_timing,
         }) +
-        '\n',
+        '\n' +
+        (run.console ? run.console + '\n\n' : ''),
     );
     const c = summary.counts;
     log(`requests: ${c.issued} issued, ${c.succeeded} succeeded, ${c.errored} errored, ${c.cancelled} cancelled`);

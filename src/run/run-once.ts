@@ -15,6 +15,9 @@ import { ArtifactWriteError } from '../errors.js';
 import type { WallAnchor } from '../export/json.js';
 import { summarize } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
+import { RunServerMetrics, type ServerMetricsReport } from '../server-metrics/run.js';
+import { clientSlices, sliceWindows } from '../timeslices/slices.js';
+import { writeTimeslices } from '../timeslices/export.js';
 import { findMetric } from '../metrics/core/summary.js';
 import type { MeasurementWindow } from '../metrics/core/options.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
@@ -121,6 +124,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
 
   // GPU telemetry runs from before warmup to one grace period after the profiling window.
   const telemetry = cfg.gpu_telemetry ? await RunTelemetry.start(cfg.gpu_telemetry, env.log) : null;
+  // The server's own metrics, scraped from before the first request to after the last (server-metrics/).
+  const serverMetrics = await RunServerMetrics.start(cfg.server_metrics, env.baseUrl, env.log);
   let result: BenchmarkResult;
   let gpu: Awaited<ReturnType<RunTelemetry['finish']>> | null = null;
   let closed = false;
@@ -179,6 +184,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     harnessReport = harness.finish();
     for (const w of harnessReport.warnings) env.log(w);
     await close();
+    await serverMetrics?.stop();
     if (telemetry && result.profiling) {
       gpu = await telemetry.finish(
         { start_ns: result.profiling.start_ns, end_ns: result.profiling.end_ns },
@@ -190,6 +196,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     progress?.stop();
     await close();
     await telemetry?.stop();
+    await serverMetrics?.stop(false);
   }
 
   const summary = summarize(records, {
@@ -208,13 +215,30 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
   }
   const p = result.profiling;
+  let server: ServerMetricsReport | null = null;
   try {
+    if (serverMetrics && p) {
+      server = await serverMetrics.report({ start_ns: p.start_ns, end_ns: p.end_ns }, summary, env.dir, {
+        color: process.stdout.isTTY === true,
+      });
+    }
+    // --slice-duration: timeslices.json/.csv over the profiling window (timeslices/).
+    if (cfg.slice_duration_s !== null && p) {
+      const windows = sliceWindows(p.start_ns, p.end_ns, BigInt(Math.round(cfg.slice_duration_s * 1e9)));
+      const slices = clientSlices(records, windows, cfg.histogram_significant_digits);
+      for (const s of slices) {
+        if (serverMetrics) s.server = serverMetrics.sliceValues(s);
+        if (telemetry && gpu) s.gpu_power_w = telemetry.powerOver(s);
+      }
+      await writeTimeslices(env.dir, cfg.slice_duration_s, slices);
+    }
     await writeSummaryArtifacts(env.dir, summary, {
       config: { ...redactConfig(cfg), artifact_dir: env.dir, resolved_url: cfg.url === null ? env.baseUrl : cfg.url },
       run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
       extra: {
         servebench_version: servebenchVersion(),
         ...(gpu ? { gpu_telemetry: gpu.section } : {}),
+        ...(server ? { server_metrics: server.section } : {}),
         tokenizer: env.tokenizer.name,
         transport: transport.name,
         harness: harnessReport,
@@ -239,7 +263,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError, writeError };
+  return { dir: env.dir, mode, summary, result, firstError, writeError, console: server?.console ?? null };
 }
 
 /**

@@ -35,6 +35,8 @@ export interface RunOutcome {
   firstError: RecordError | null;
   /** The first artifact that could not be written (records.jsonl or an export); the run stopped there. */
   writeError: ArtifactWriteError | null;
+  /** Console tables printed after the metrics' (server metrics, client vs server); null: none. */
+  console: string | null;
 }
 
 export interface PreparedRun {

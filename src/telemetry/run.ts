@@ -36,6 +36,36 @@ export class RunTelemetry {
     return { gpuEnergy: Object.keys(join.input.vendors).length > 0 ? join.input : undefined, section };
   }
 
+  /** Total GPU power over a window (time slices): the average of each GPU's samples inside it (else its last before it), summed; null without samples. */
+  powerOver(w: TimeWindow): number | null {
+    let total = 0;
+    let any = false;
+    for (const series of this.t.seriesMap().values()) {
+      const t = series.times();
+      const p = series.column('power_w');
+      let sum = 0;
+      let n = 0;
+      let before = NaN;
+      for (let i = 0; i < t.length; i++) {
+        if (!Number.isFinite(p[i])) continue;
+        if (t[i] < w.start_ns) before = p[i];
+        if (t[i] < w.start_ns || t[i] > w.end_ns) continue;
+        sum += p[i];
+        n++;
+      }
+      // A window shorter than the sampling interval: the last sample before it still holds.
+      if (n === 0 && Number.isFinite(before)) {
+        sum = before;
+        n = 1;
+      }
+      if (n > 0) {
+        total += sum / n;
+        any = true;
+      }
+    }
+    return any ? total : null;
+  }
+
   /** Stops the sources without a join (error paths). Idempotent. */
   async stop(): Promise<void> {
     await this.t.stop();

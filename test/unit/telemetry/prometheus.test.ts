@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrometheusText, parseSampleLine } from '../../../src/telemetry/prometheus.js';
+import { parseExposition, parsePrometheusText, parseSampleLine } from '../../../src/telemetry/prometheus.js';
 
 describe('parseSampleLine', () => {
   it('reads name, labels (with escapes), value and timestamp', () => {
@@ -46,5 +46,63 @@ describe('parsePrometheusText', () => {
     const kept = parsePrometheusText(text, new Set(['DCGM_FI_DEV_POWER_USAGE']));
     expect(kept.samples.map((s) => s.labels.gpu)).toEqual(['0', '1']);
     expect(kept.malformed).toBe(2);
+  });
+});
+
+describe('parseExposition', () => {
+  it('assigns samples to their families by type and suffix, with help and unit', () => {
+    const e = parseExposition(
+      [
+        '# HELP h_seconds A histogram\\nof time.',
+        '# TYPE h_seconds histogram',
+        'h_seconds_bucket{le="1"} 2',
+        'h_seconds_bucket{le="+Inf"} 3',
+        'h_seconds_sum 1.5',
+        'h_seconds_count 3',
+        '# TYPE c_total counter',
+        'c_total 7',
+        '# TYPE s summary',
+        's{quantile="0.5"} 0.2',
+        's_sum 4',
+        's_count 10',
+        'loose_metric 1',
+      ].join('\n'),
+    );
+    expect(e.malformed).toBe(0);
+    expect(e.familyOf).toEqual(['h_seconds', 'h_seconds', 'h_seconds', 'h_seconds', 'c_total', 's', 's', 's', 'loose_metric']);
+    expect(e.families.get('h_seconds')).toEqual({ name: 'h_seconds', type: 'histogram', help: 'A histogram\nof time.', unit: null });
+    expect(e.families.get('loose_metric')?.type).toBe('untyped');
+    expect(e.openmetrics).toBe(false);
+  });
+
+  it('reads OpenMetrics: counters named without _total, exemplars, float-second timestamps, # EOF', () => {
+    const e = parseExposition(
+      [
+        '# TYPE req counter',
+        '# UNIT req requests',
+        'req_total{code="200"} 5 1700000000.5',
+        'req_created{code="200"} 1700000000',
+        '# TYPE lat histogram',
+        'lat_bucket{le="0.1"} 1 # {trace_id="abc"} 0.05 1700000000.1',
+        'lat_bucket{le="+Inf"} 1',
+        '# TYPE st stateset',
+        'st{st="a"} 1',
+        '# EOF',
+      ].join('\n'),
+      'application/openmetrics-text; version=1.0.0',
+    );
+    expect(e.openmetrics).toBe(true);
+    expect(e.malformed).toBe(0);
+    expect(e.familyOf).toEqual(['req', 'req', 'lat', 'lat', 'st']);
+    expect(e.families.get('req')).toMatchObject({ type: 'counter', unit: 'requests' });
+    expect(e.samples[0]).toEqual({ name: 'req_total', labels: { code: '200' }, value: 5, timestamp_ms: 1700000000500 });
+    expect(e.samples[2].value).toBe(1);
+  });
+
+  it('counts a duplicate label, an unknown type and a second # TYPE as malformed, and goes on', () => {
+    const e = parseExposition(['x{a="1",a="2"} 1', '# TYPE y wibble', '# TYPE z gauge', '# TYPE z counter', 'z 3'].join('\n'));
+    expect(e.malformed).toBe(3);
+    expect(e.samples.map((s) => s.name)).toEqual(['z']);
+    expect(e.families.get('z')?.type).toBe('gauge');
   });
 });
