@@ -49,7 +49,8 @@ export async function writeServerMetricsJsonl(
   out.on('error', (err) => (failed ??= err));
   for (const l of lines) {
     if (failed) break;
-    if (!out.write(scrub(l.s) + '\n')) await new Promise<void>((r) => (failed ? r() : out.once('drain', () => r()).once('error', () => r())));
+    if (!out.write(scrub(l.s) + '\n'))
+      await new Promise<void>((r) => (failed ? r() : out.once('drain', () => r()).once('error', () => r())));
   }
   await new Promise<void>((resolve) => out.end(() => resolve()));
   if (failed) throw ArtifactWriteError.from(file, failed);
