@@ -17,6 +17,7 @@ import { effectiveLatency, effectiveTimeWeightedMetrics } from '../../../../src/
 import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../../src/metrics/families/scheduling.js';
 import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../../src/metrics/families/guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from '../../../../src/metrics/families/energy.js';
+import { theoreticalPrefixCacheHitRate } from '../../../../src/metrics/families/prefix-cache.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../../src/metrics/core/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -101,6 +102,7 @@ describe('default catalogue', () => {
       ...guidellmRunMetrics,
       ...nvidiaEnergyMetrics,
       ...amdEnergyMetrics,
+      theoreticalPrefixCacheHitRate,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -123,6 +125,7 @@ describe('default catalogue', () => {
         'input_sequence_length',
         'e2e_output_token_throughput',
         'request_latency',
+        'theoretical_prefix_cache_hit_rate',
         'request_count',
         'error_request_count',
         'request_error_rate',
