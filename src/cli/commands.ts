@@ -2,18 +2,23 @@
 import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
+import { kubeCommand } from './kube.js';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
 import { reportCommand } from './report.js';
 import { telemetryCommand } from './telemetry.js';
 
-/** Registers every command on `parser`. One call each, so each command's flags type is checked against its handler. */
-export function addCommands(parser: Argv): Argv {
+/**
+ * Registers every command on `parser`. One call each, so each command's flags type is checked against its handler.
+ * `argv`: the raw command line (kube hands its profile flags to the pods verbatim).
+ */
+export function addCommands(parser: Argv, argv: readonly string[]): Argv {
   return parser
     .command(profileCommand)
     .command(analyzeCommand)
     .command(compareCommand)
     .command(reportCommand)
     .command(mockCommand)
-    .command(telemetryCommand);
+    .command(telemetryCommand)
+    .command(kubeCommand(argv));
 }

@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
-  parser = addCommands(parser);
+  parser = addCommands(parser, argv);
   try {
     await parser.parseAsync();
   } catch (err) {
