@@ -46,6 +46,20 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'kube-stands-apart',
+      comment: 'kube/ (the manifests of `servebench kube`) is read by cli/ only, and reads nothing of a run but errors.ts.',
+      severity: 'error',
+      from: { path: '^src/kube/' },
+      to: { path: '^src/', pathNot: '^src/(kube/|errors\\.ts$)' },
+    },
+    {
+      name: 'kube-only-from-cli',
+      severity: 'error',
+      comment: 'Only cli/ (and kube/ itself) import kube/.',
+      from: { path: '^src/', pathNot: '^src/(kube|cli)/' },
+      to: { path: '^src/kube/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that resolves to no file (a path left stale by a move) would hide its edge from the rules above.',

@@ -27,7 +27,9 @@ export const kubeOptions: Record<string, Options> = {
   memory: str(`memory request of each pod (default ${KUBE_DEFAULTS.memory})`),
   'cpu-limit': str('CPU limit of each pod (default: --cpu, so whole CPUs are not throttled)'),
   'memory-limit': str('memory limit of each pod (default: --memory)'),
-  'merge-timeout': str(`seconds after the start the merge waits for shards before merging what is there (default ${KUBE_DEFAULTS.merge_timeout_s})`),
+  'merge-timeout': str(
+    `seconds after the start the merge waits for shards before merging what is there (default ${KUBE_DEFAULTS.merge_timeout_s})`,
+  ),
   'allow-partial': { type: 'boolean', group: G, describe: 'merge with --allow-partial: a missing or failed shard is left out and named' },
   'api-key-secret': str('Secret NAME[:KEY] (key default api-key) holding the API key, given to each pod as $OPENAI_API_KEY'),
 };
@@ -59,6 +61,8 @@ export function kubeCommand(rawArgv: readonly string[]): CommandModule<object, K
     describe: 'print the Kubernetes manifests of a run sharded over N pods (kubectl apply -f -)',
     builder: (y) => y.options(valueFlags({ ...profileOptions, ...kubeOptions })),
     handler: (argv) => {
+      for (const [flag, o] of Object.entries(kubeOptions))
+        if (o.type !== 'boolean' && Array.isArray(argv[flag])) throw new InvalidArgumentError(`--${flag}: given more than once`);
       const spec = resolveKubeSpec(argv, Date.now());
       checkProfileFlags(argv);
       if (argv.url === undefined) process.stderr.write('servebench: no --url: each shard would benchmark its own built-in mock\n');

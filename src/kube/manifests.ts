@@ -79,12 +79,25 @@ export function shardsJob(spec: KubeSpec, profileArgs: readonly string[]): Obj {
   const shardDir = `${runDir(spec)}/shard-$(JOB_COMPLETION_INDEX)`;
   const env: Obj[] = [
     // The Job controller sets it too; declared here so that $(JOB_COMPLETION_INDEX) below expands on every version.
-    { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } },
+    {
+      name: 'JOB_COMPLETION_INDEX',
+      valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
+    },
     { name: 'SHARD_DIR', value: shardDir },
   ];
   if (spec.api_key_secret !== null)
     env.push({ name: 'OPENAI_API_KEY', valueFrom: { secretKeyRef: { name: spec.api_key_secret.name, key: spec.api_key_secret.key } } });
-  const args = ['servebench', 'profile', '--shard-count', String(spec.shards), '--start-at', spec.start_at, '--artifact-dir', shardDir, ...profileArgs.map(literalArg)];
+  const args = [
+    'servebench',
+    'profile',
+    '--shard-count',
+    String(spec.shards),
+    '--start-at',
+    spec.start_at,
+    '--artifact-dir',
+    shardDir,
+    ...profileArgs.map(literalArg),
+  ];
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

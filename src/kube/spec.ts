@@ -73,7 +73,8 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const MAX_RUN_NAME = 63 - '-shards'.length;
 
 function dnsName(flag: string, v: string, re: RegExp, max: number): string {
-  if (v.length > max || !re.test(v)) bad(flag, `expected lower-case letters, digits and '-' (at most ${max} characters), got ${JSON.stringify(v)}`);
+  if (v.length > max || !re.test(v))
+    bad(flag, `expected lower-case letters, digits and '-' (at most ${max} characters), got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -115,7 +116,8 @@ export function parseStartAt(v: string): number {
   let ms = NaN;
   if (/^\d+(\.\d+)?$/.test(v)) ms = Number(v) * 1000;
   else if (ISO_8601.test(v)) ms = Date.parse(v);
-  if (!Number.isFinite(ms)) bad('start-at', `expected an ISO 8601 time with a zone (2030-01-01T00:00:00Z) or epoch seconds, got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(ms))
+    bad('start-at', `expected an ISO 8601 time with a zone (2030-01-01T00:00:00Z) or epoch seconds, got ${JSON.stringify(v)}`);
   return ms / 1000;
 }
 
@@ -148,7 +150,8 @@ export function resolveKubeSpec(f: KubeFlags, nowMs: number): KubeSpec {
   const run = dnsName('run-name', f['run-name'] ?? `servebench-${Math.floor(start.start_epoch_s)}`, DNS_LABEL, MAX_RUN_NAME);
   const pvcSize = f['pvc-size'] ?? null;
   if (pvcSize !== null) quantity('pvc-size', pvcSize);
-  if (f['storage-class'] !== undefined && pvcSize === null) bad('storage-class', 'needs --pvc-size (it describes the claim kube would create)');
+  if (f['storage-class'] !== undefined && pvcSize === null)
+    bad('storage-class', 'needs --pvc-size (it describes the claim kube would create)');
   return {
     shards,
     image: f.image,

@@ -16,8 +16,8 @@ const NOW = Date.parse('2029-06-01T12:00:00.250Z');
 const BASE: KubeFlags = { shards: '4', image: 'registry.example/servebench:0.1.0', 'start-at': '2030-01-01T00:00:00Z' };
 
 function validate(obj: Record<string, unknown>): void {
-  if (obj.kind === 'Job') new Job(obj as never).validate();
-  else if (obj.kind === 'PersistentVolumeClaim') new PersistentVolumeClaim(obj as never).validate();
+  if (obj.kind === 'Job') new Job(obj).validate();
+  else if (obj.kind === 'PersistentVolumeClaim') new PersistentVolumeClaim(obj).validate();
   else throw new Error(`unexpected kind ${String(obj.kind)}`);
 }
 
@@ -92,7 +92,15 @@ describe('resolveKubeSpec', () => {
 describe('buildManifests', () => {
   it.each([1, 4, 7])('%i shards: every object is valid against the Kubernetes API schemas', (n) => {
     const spec = resolveKubeSpec(
-      { ...BASE, shards: String(n), namespace: 'bench', 'pvc-size': '20Gi', 'storage-class': 'nfs', 'api-key-secret': 'llm-key:token', 'allow-partial': true },
+      {
+        ...BASE,
+        shards: String(n),
+        namespace: 'bench',
+        'pvc-size': '20Gi',
+        'storage-class': 'nfs',
+        'api-key-secret': 'llm-key:token',
+        'allow-partial': true,
+      },
       NOW,
     );
     const objs = buildManifests(spec, ['--url', 'http://vllm:8000', '--concurrency', '64']);
@@ -101,10 +109,20 @@ describe('buildManifests', () => {
     const [, shards, merge] = objs as any[];
     expect(shards.spec).toMatchObject({ completionMode: 'Indexed', completions: n, parallelism: n });
     expect(shards.metadata.namespace).toBe('bench');
-    expect(container(shards).env).toContainEqual({ name: 'OPENAI_API_KEY', valueFrom: { secretKeyRef: { name: 'llm-key', key: 'token' } } });
+    expect(container(shards).env).toContainEqual({
+      name: 'OPENAI_API_KEY',
+      valueFrom: { secretKeyRef: { name: 'llm-key', key: 'token' } },
+    });
     // The merge names every shard folder, so a missing one is named too.
     const dirs = Array.from({ length: n }, (_, i) => `/results/servebench-1893456000/shard-${i}`);
-    expect(container(merge).args).toEqual(['servebench', 'merge', ...dirs, '-o', '/results/servebench-1893456000/merged', '--allow-partial']);
+    expect(container(merge).args).toEqual([
+      'servebench',
+      'merge',
+      ...dirs,
+      '-o',
+      '/results/servebench-1893456000/merged',
+      '--allow-partial',
+    ]);
   });
 
   it('the schema check is real: a wrong type fails it', () => {
@@ -114,7 +132,18 @@ describe('buildManifests', () => {
   });
 
   it('each pod reads the profile flags as typed, through YAML 1.1 and the kubelet', () => {
-    const tricky = ['--model', 'on', '--extra-inputs', 'ignore_eos:yes', '-H', 'x-note: #1 ~ 0777', '--endpoint', '/v1/$(HOME)/$$x', '--osl', '1e3'];
+    const tricky = [
+      '--model',
+      'on',
+      '--extra-inputs',
+      'ignore_eos:yes',
+      '-H',
+      'x-note: #1 ~ 0777',
+      '--endpoint',
+      '/v1/$(HOME)/$$x',
+      '--osl',
+      '1e3',
+    ];
     const spec = resolveKubeSpec(BASE, NOW);
     const docs = parseAllDocuments(manifestsYaml(spec, buildManifests(spec, tricky)), { version: '1.1' });
     const shards = (docs as any[]).map((d) => d.toJS()).find((o) => o.metadata.name.endsWith('-shards'));
@@ -135,10 +164,14 @@ describe('buildManifests', () => {
   });
 });
 
-function sh(script: string, args: string[], env: Record<string, string>): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; stderr: string }> } {
+function sh(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ReturnType<typeof spawn>; done: Promise<{ code: number | null; stderr: string }> } {
   const child = spawn('sh', ['-c', script, 'wrapper', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
   return { child, done: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr }))) };
 }
 
@@ -173,7 +206,8 @@ describe('the merge wait', () => {
       fs.mkdirSync(path.join(dir, `shard-${i}`));
       fs.writeFileSync(path.join(dir, `shard-${i}`, 'exit_code'), '0\n');
     }
-    const r = await sh(MERGE_SCRIPT, echo, { RESULTS_DIR: dir, SHARD_COUNT: '2', WAIT_UNTIL: String(Math.floor(Date.now() / 1000) + 3600) }).done;
+    const r = await sh(MERGE_SCRIPT, echo, { RESULTS_DIR: dir, SHARD_COUNT: '2', WAIT_UNTIL: String(Math.floor(Date.now() / 1000) + 3600) })
+      .done;
     expect(r).toEqual({ code: 0, stderr: '' });
   });
 
@@ -181,7 +215,8 @@ describe('the merge wait', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servebench-kube-'));
     fs.mkdirSync(path.join(dir, 'shard-0'));
     fs.writeFileSync(path.join(dir, 'shard-0', 'exit_code'), '0\n');
-    const r = await sh(MERGE_SCRIPT, [process.execPath, '-e', 'process.exit(5)'], { RESULTS_DIR: dir, SHARD_COUNT: '3', WAIT_UNTIL: '1' }).done;
+    const r = await sh(MERGE_SCRIPT, [process.execPath, '-e', 'process.exit(5)'], { RESULTS_DIR: dir, SHARD_COUNT: '3', WAIT_UNTIL: '1' })
+      .done;
     expect(r.code).toBe(5);
     expect(r.stderr).toBe('servebench kube: shard 1 has not finished by the deadline; merging what is there\n');
   });
