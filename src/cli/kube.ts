@@ -45,7 +45,7 @@ const RESERVED: Record<string, string> = {
 type KubeArgv = KubeFlags & ProfileFlags & Record<string, unknown>;
 
 /** Checks the profile flags as `servebench profile` would, minus what only a pod can know (its environment). */
-function checkProfileFlags(argv: KubeArgv): void {
+export function checkProfileFlags(argv: KubeArgv): void {
   for (const [flag, why] of Object.entries(RESERVED)) if (argv[flag] !== undefined) throw new InvalidArgumentError(`--${flag}: ${why}`);
   const cfg = buildRunConfig(argv, {});
   if (cfg.url_credentials !== null)

@@ -49,17 +49,13 @@ describe.concurrent('servebench kube --shards 4', () => {
   });
 });
 
-// The rest of the bad input is checked in test/unit/kube/manifests.test.ts; these are the cases only the CLI sees.
+// The rest of the bad input is checked in-process (test/unit/kube/, test/unit/cli/kube.test.ts); these go through the CLI's one-line report.
 describe.concurrent('bad input: one line, exit code 2', () => {
   it.each([
     [['kube', '--shards', '0', '--image', 'i'], /^servebench: --shards: expected an integer from 1 to 100000, got "0"$/],
     [['kube', '--shards', '2'], /^servebench: --image: is required/],
-    [['kube', '--shards', '2', '--image'], /^servebench: --image: expects a value$/],
     [[...KUBE, '--start-at', '2031-01-01T00:00:00Z'], /^servebench: --start-at: given more than once$/],
     [[...KUBE, '--api-key', 'sk-secret'], /^servebench: --api-key: would be written into the manifest in clear/],
-    [[...KUBE, '--artifact-dir', 'out'], /^servebench: --artifact-dir: is set by kube/],
-    [[...KUBE, '--url', 'http://user:pw@h:8000'], /^servebench: --url: credentials in the URL would be written into the manifest/],
-    [[...KUBE, '--concurrency', '1,4,16'], /^servebench: --shards: a sharded run is one profiling run/],
     [[...KUBE, '--endpoint-type', 'foo'], /^servebench: --endpoint-type: expected one of chat, completions, got "foo"$/],
   ])('%j', async (args, message) => {
     const r = await runCli(args);
@@ -69,6 +65,25 @@ describe.concurrent('bad input: one line, exit code 2', () => {
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(r.stderr).not.toContain('sk-secret');
+  });
+});
+
+// kubectl's own reader (YAML 1.1, then the API types' JSON): --local reads the file and contacts no cluster.
+describe("kubectl's reading of the golden manifests", () => {
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+  if (!kubectl) console.warn("SKIPPED: kubectl is not installed; the golden manifests are not read by kubectl's decoder in this run");
+  it.skipIf(!kubectl)('gives the same objects as the YAML, every arg a string', () => {
+    const r = spawnSync('kubectl', ['label', '--local', '-f', GOLDEN, 'checked=yes', '-o', 'json'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // One JSON object per manifest, printed one after another.
+    const objs = r.stdout.split(/(?<=^\})\n(?=\{)/m).map((j) => JSON.parse(j));
+    const golden = (parseAllDocuments(fs.readFileSync(GOLDEN, 'utf8'), { version: '1.1' }) as any[]).map((d) => d.toJS());
+    expect(objs.map((o) => o.kind)).toEqual(['PersistentVolumeClaim', 'Job', 'Job']);
+    for (const [i, o] of objs.entries()) {
+      delete o.metadata.labels.checked;
+      expect(o).toEqual(golden[i]);
+    }
   });
 });
 
