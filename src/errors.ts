@@ -54,6 +54,12 @@ export class UnreachableServerError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
+/** The server answers the endpoint type's path with 404 or 405 before the run (transport/endpoint-probe.ts). */
+export class EndpointNotServedError extends ServebenchError {
+  override readonly code = 'SB_ENDPOINT_NOT_SERVED';
+  override readonly exitCode = 2;
+}
+
 /** A tokenizer that cannot be found or loaded. */
 export class TokenizerLoadError extends ServebenchError {
   override readonly code = 'SB_TOKENIZER';

@@ -1,6 +1,7 @@
 // The flags of `servebench profile`, named as in AIPerf where one exists.
 import type { Options } from 'yargs';
-import { DEFAULTS, MAX_READ_COALESCE_US } from '../config/defaults.js';
+import { DEFAULTS, ENDPOINT_TYPES, MAX_READ_COALESCE_US } from '../config/defaults.js';
+import { endpointTypeOptions } from './endpoint-options.js';
 import { loadOptions } from './load-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
@@ -18,11 +19,12 @@ export const profileOptions: Record<string, Options> = {
   model: { type: 'string', alias: 'm', group: G_ENDPOINT, describe: 'model name (default: the first of GET /v1/models)' },
   'endpoint-type': {
     type: 'string',
-    choices: ['chat', 'completions'],
+    choices: [...ENDPOINT_TYPES],
     group: G_ENDPOINT,
     describe: `API shape (default ${DEFAULTS.endpoint_type})`,
   },
-  endpoint: { type: 'string', group: G_ENDPOINT, describe: 'request path (default /v1/chat/completions or /v1/completions)' },
+  endpoint: { type: 'string', group: G_ENDPOINT, describe: "request path (default: the endpoint type's, e.g. /v1/chat/completions)" },
+  ...endpointTypeOptions(G_ENDPOINT),
   streaming: { type: 'boolean', group: G_ENDPOINT, describe: 'stream responses (SSE); --no-streaming to turn off', default: undefined },
   'api-key': { type: 'string', group: G_ENDPOINT, describe: 'bearer token (default $OPENAI_API_KEY); never written anywhere' },
   header: { type: 'string', array: true, alias: 'H', group: G_ENDPOINT, describe: 'extra request header NAME:VALUE (repeatable)' },

@@ -53,7 +53,14 @@ export const DEFAULTS = {
   network_latency_ping_interval_s: 1,
 } as const;
 
+/** Every --endpoint-type, in the order the help lists them. */
+export const ENDPOINT_TYPES = ['chat', 'completions', 'embeddings', 'rankings', 'responses', 'messages'] as const;
+
 export const ENDPOINT_PATHS = {
   chat: '/v1/chat/completions',
   completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  rankings: '/v1/rerank',
+  responses: '/v1/responses',
+  messages: '/v1/messages',
 } as const;

@@ -4,8 +4,9 @@ import type { LoadConfig } from '../load/config.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
+import type { EndpointSettings } from './endpoint-settings.js';
 
-export type EndpointType = 'chat' | 'completions';
+export type EndpointType = 'chat' | 'completions' | 'embeddings' | 'rankings' | 'responses' | 'messages';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
@@ -61,6 +62,8 @@ export interface RunConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */
   readonly extra_inputs: Readonly<Record<string, unknown>>;
+  /** Embeddings batching, rankings flavor and passages, the Anthropic version (config/endpoint-settings.ts). */
+  readonly endpoint_settings: EndpointSettings;
 
   readonly concurrency: number;
   /** Scheduling beyond closed loop: rates, ramps, phases, grace, cancellation, replay, sweeps (load/config.ts). */

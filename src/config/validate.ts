@@ -9,6 +9,7 @@ import { parseServerMetricsFlags } from '../server-metrics/options.js';
 import {
   DEFAULTS,
   ENDPOINT_PATHS,
+  ENDPOINT_TYPES,
   MAX_PROMPT_TOKENS,
   MAX_READ_COALESCE_US,
   MAX_SIZE_CAP,
@@ -21,9 +22,10 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, EndpointFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -228,8 +230,9 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const parsedUrl = f.url === undefined ? null : parseUrl(f.url);
   const url = parsedUrl?.url ?? null;
-  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
-  let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
+  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ENDPOINT_TYPES, DEFAULTS.endpoint_type);
+  const endpoint_settings = parseEndpointFlags(f, endpoint_type);
+  let endpoint: string = f.endpoint ?? settingsPath(endpoint_type, endpoint_settings) ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
   const model = f.model ?? (url === null ? DEFAULTS.model : '');
   if (f.model !== undefined && f.model.trim() === '') bad('model', 'must not be empty');
@@ -260,7 +263,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const itl = numAtLeast('mock-itl-ms', f['mock-itl-ms'], 0, false) ?? null;
   if (url !== null && (ttft !== null || itl !== null)) bad('mock-ttft-ms', 'only applies to the built-in mock (no --url)');
 
-  const streaming = f.streaming ?? true;
+  const streaming = streamingFor(endpoint_type, f.streaming);
   const use_server_token_count = f['use-server-token-count'] ?? false;
   const per_chunk_usage = f['per-chunk-usage'] ?? false;
   if (per_chunk_usage && (!use_server_token_count || endpoint_type !== 'chat' || !streaming)) {
@@ -277,6 +280,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     headers,
     url_credentials: parsedUrl?.credentials ?? null,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
+    endpoint_settings,
     concurrency,
     load,
     request_count,

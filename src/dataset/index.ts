@@ -19,6 +19,7 @@ import { loadShareGpt } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
+import { withEndpointInputs } from './endpoint-inputs.js';
 import type { ConversationSource } from './types.js';
 
 export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
@@ -66,6 +67,15 @@ export async function createConversationSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void } = {},
+): Promise<ConversationSource> {
+  // Embeddings batches and ranking passages ride on whatever source the run has.
+  return withEndpointInputs(await createSource(cfg, tokenizer, options), cfg, tokenizer);
+}
+
+async function createSource(
+  cfg: RunConfig,
+  tokenizer: TextTokenizer,
+  options: { warn?: Warn; log?: (message: string) => void },
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;

@@ -54,6 +54,8 @@ export interface ConversationTurn {
   delay_ms: number | null;
   /** Trace block hashes of this turn's prompt (mooncake `hash_ids`). */
   hash_ids?: readonly number[];
+  /** Texts sent with the prompt (embeddings batch, ranking passages); see records/types.ts Turn. */
+  inputs?: readonly string[];
 }
 
 export interface Conversation {

@@ -2,9 +2,20 @@
 import type { EndpointType } from '../config/types.js';
 import { chatAdapter } from './chat.js';
 import { completionsAdapter } from './completions.js';
+import { embeddingsAdapter } from './embeddings.js';
+import { messagesAdapter } from './messages.js';
+import { rankingsAdapter } from './rankings.js';
+import { responsesAdapter } from './responses.js';
 import type { EndpointAdapter } from './types.js';
 
-const ADAPTERS: Record<EndpointType, EndpointAdapter> = { chat: chatAdapter, completions: completionsAdapter };
+const ADAPTERS: Record<EndpointType, EndpointAdapter> = {
+  chat: chatAdapter,
+  completions: completionsAdapter,
+  embeddings: embeddingsAdapter,
+  rankings: rankingsAdapter,
+  responses: responsesAdapter,
+  messages: messagesAdapter,
+};
 
 export function adapterFor(type: EndpointType): EndpointAdapter {
   return ADAPTERS[type];

@@ -5,6 +5,17 @@ import type { Credit } from '../records/types.js';
 import type { PreparedRequest } from '../transport/types.js';
 import type { EndpointAdapter } from './types.js';
 
+/**
+ * The headers of every request and the preflight: -H and the Authorization of config/auth.ts, or,
+ * for an API with its own scheme (adapter.authHeaders), that scheme in place of the Bearer key.
+ */
+export function requestAuthHeaders(cfg: RunConfig, adapter: EndpointAdapter): Record<string, string> {
+  const out = authHeaders(cfg);
+  if (!adapter.authHeaders) return out;
+  if (cfg.api_key !== null) delete out.authorization;
+  return { ...out, ...adapter.authHeaders(cfg) };
+}
+
 export class RequestBuilder {
   private readonly baseHeaders: Record<string, string>;
 
@@ -15,8 +26,7 @@ export class RequestBuilder {
     this.baseHeaders = {
       'content-type': 'application/json',
       accept: cfg.streaming ? 'text/event-stream' : 'application/json',
-      // -H headers and the Authorization of --api-key or --url credentials (config/auth.ts).
-      ...authHeaders(cfg),
+      ...requestAuthHeaders(cfg, adapter),
     };
   }
 

@@ -18,6 +18,8 @@ export type Payload =
       usage: Usage | null;
       /** Speculative-decoding acceptance carried by this payload, if any (see spec-decode.ts). */
       spec_decode?: SpecDecodeChunk | null;
+      /** The usage updates only the fields it reports (Anthropic's message_delta after message_start). */
+      usage_partial?: boolean;
     };
 
 export interface EndpointAdapter {
@@ -28,4 +30,8 @@ export interface EndpointAdapter {
   parse(data: string): Payload;
   /** parse()'s reading of an SSE event, for the native decoder. */
   readonly decodeSpec: DecodeSpec;
+  /** Headers this API needs beyond the run's (Anthropic's x-api-key and anthropic-version); they replace Authorization. */
+  authHeaders?(cfg: RunConfig): Record<string, string>;
+  /** False: the API generates no text (embeddings, rankings), so output token counts have no value. */
+  readonly generates?: boolean;
 }

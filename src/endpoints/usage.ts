@@ -165,3 +165,21 @@ export function usageOfPayload(o: Obj): Usage | null {
   if (isObj(o.usageMetadata)) return parseUsage({ usageMetadata: o.usageMetadata });
   return null;
 }
+
+/**
+ * The usage of a response whose every token is input (embeddings, rankings): vLLM's rerank reports
+ * only total_tokens, which is then the prompt's count.
+ */
+export function inputUsage(o: Obj): Usage | null {
+  const u = usageOfPayload(o);
+  if (u !== null && u.prompt_tokens === null && u.total_tokens !== null) u.prompt_tokens = u.total_tokens;
+  return u;
+}
+
+/** `update`'s reported fields over `base`'s (Anthropic: message_delta's output count after message_start's input count). */
+export function mergeUsage(base: Usage | null, update: Usage): Usage {
+  if (base === null) return update;
+  const out: Record<string, number | null | undefined> = { ...base };
+  for (const [k, v] of Object.entries(update)) if (v !== null && v !== undefined) out[k] = v as number;
+  return out as unknown as Usage;
+}

@@ -14,6 +14,8 @@ import { MockServerMetrics } from './server-metrics.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
 import { tokenizeResponse } from './words.js';
+import { MOCK_APIS } from './apis.js';
+import { requestObject, type MockApi } from './shape.js';
 
 export interface MockServer {
   /** e.g. http://127.0.0.1:40123 (no trailing slash). */
@@ -72,7 +74,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     }),
   );
 
-  function generate(kind: EndpointKind, req: IncomingMessage, res: ServerResponse, tsNs: bigint, path: string): void {
+  function generate(kind: EndpointKind, req: IncomingMessage, res: ServerResponse, tsNs: bigint, path: string, api?: MockApi): void {
     const parts: Buffer[] = [];
     let size = 0;
     let tooBig = false;
@@ -100,7 +102,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
       recorder?.record(tsNs, 'POST', path, req.headers, body);
       let plan;
       try {
-        plan = planGeneration(kind, body, opts);
+        plan = api ? api.plan(requestObject(body), opts) : planGeneration(kind, body, opts);
       } catch (err) {
         if (!(err instanceof BadRequestError)) throw err;
         sendError(res, 400, err.message, 'invalid_request_error');
@@ -124,6 +126,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
         metrics,
         headers: typeof rid === 'string' ? { 'x-request-id': rid } : null,
       };
+      if (api) ctx.shape = api.shape(plan, ctx.id, ctx.created, requestObject(body), path);
       clock.add(plan.stream ? new StreamJob(ctx, clock) : new BodyJob(ctx));
     });
   }
@@ -159,6 +162,8 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     if (method === 'POST' && path === '/v1/chat/completions') return generate('chat', req, res, tsNs, path);
     if (method === 'POST' && path === '/v1/completions') return generate('completions', req, res, tsNs, path);
     if (method === 'POST' && path === '/tokenize' && opts.tokenizerKind === 'words') return tokenize(req, res, tsNs, path);
+    const api = MOCK_APIS.get(path);
+    if (method === 'POST' && api) return generate('chat', req, res, tsNs, path, api);
     recorder?.record(tsNs, method, path, req.headers, null);
     req.resume(); // drain any body so keep-alive stays usable
     // /metrics: the fake DCGM exporter plus (except for TensorRT-LLM's own path) the server's metrics.
@@ -169,7 +174,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
       if (method !== 'GET' && method !== 'HEAD') return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
       return send(res, path === '/health' ? HEALTH : MODELS);
     }
-    if (path === '/v1/chat/completions' || path === '/v1/completions') {
+    if (path === '/v1/chat/completions' || path === '/v1/completions' || api) {
       return sendError(res, 405, `${method} not allowed on ${path}`, 'invalid_request_error');
     }
     sendError(res, 404, `no route for ${method} ${path}`, 'not_found_error');

@@ -6,6 +6,7 @@ import type { Clock, ClockJob } from './clock.js';
 import type { FailMode, MockOptions } from './options.js';
 import { ChunkFormatter, completionBody, SSE_DONE, SSE_ERROR, SSE_MALFORMED, usageJson } from './openai.js';
 import type { GenerationPlan } from './request.js';
+import type { ResponseShape, StreamFormat } from './shape.js';
 import type { MockRequestMetrics } from './server-metrics.js';
 import { SpecStepCursor } from './spec-decode.js';
 import { WordSource } from './text.js';
@@ -32,6 +33,8 @@ export interface ResponseContext {
   metrics: MockRequestMetrics | null;
   /** Extra response headers (x-request-id echo). */
   headers: OutgoingHttpHeaders | null;
+  /** The API's own response shapes (mock/shape.ts); absent: OpenAI chat/completions. */
+  shape?: ResponseShape | null;
 }
 
 const SSE_HEADERS: OutgoingHttpHeaders = Object.freeze({
@@ -50,7 +53,7 @@ export function resetConnection(res: ServerResponse): void {
 
 export class StreamJob implements ClockJob {
   due: number;
-  private readonly fmt: ChunkFormatter;
+  private readonly fmt: StreamFormat;
   private readonly words: WordSource;
   private readonly firstDue: number;
   private readonly itl: number;
@@ -75,7 +78,7 @@ export class StreamJob implements ClockJob {
     private readonly clock: Clock,
   ) {
     const { plan, opts, t0, res } = ctx;
-    this.fmt = new ChunkFormatter(plan, ctx.id, ctx.created);
+    this.fmt = ctx.shape?.stream() ?? new ChunkFormatter(plan, ctx.id, ctx.created);
     this.spec = new SpecStepCursor(plan.specSteps ?? null);
     this.words = new WordSource(plan.textSeed, plan.words);
     this.itl = opts.itlMs;
@@ -155,7 +158,7 @@ export class StreamJob implements ClockJob {
       }
       if (k >= this.nChunks || (fault === 'sse-error' && k === this.errorAt)) {
         if (k > 0 && this.dueOf(Math.min(k, this.nChunks - 1)) > horizon) break;
-        if (fault === 'sse-error') out += SSE_ERROR;
+        if (fault === 'sse-error') out += this.fmt.error?.() ?? SSE_ERROR;
         else {
           if (this.usageAt === null) {
             if (this.usageDue() > horizon) break;
@@ -164,7 +167,7 @@ export class StreamJob implements ClockJob {
           }
           if (this.doneDue() > horizon) break;
         }
-        res.end(out + SSE_DONE);
+        res.end(out + (this.fmt.done?.() ?? SSE_DONE));
         this.closed = true;
         return -1;
       }
@@ -217,7 +220,10 @@ export class BodyJob implements ClockJob {
       // Same order as the stream (reasoning first) so both modes give the same text for a seed.
       const words = new WordSource(plan.textSeed, plan.words);
       const reasoning = words.take(plan.reasoningTokens);
-      body = completionBody(plan, this.ctx.id, this.ctx.created, words.take(plan.contentTokens), reasoning);
+      const content = words.take(plan.contentTokens);
+      body = this.ctx.shape
+        ? this.ctx.shape.body(content, reasoning)
+        : completionBody(plan, this.ctx.id, this.ctx.created, content, reasoning);
       this.ctx.metrics?.tokens(plan.reasoningTokens + plan.contentTokens);
     }
     const headers: OutgoingHttpHeaders = {

@@ -5,7 +5,7 @@
 import { decodeJson } from '../endpoints/common.js';
 import { specDecodeOfPayload, SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
 import type { DecodeSpec, Payload } from '../endpoints/types.js';
-import { usageOfPayload } from '../endpoints/usage.js';
+import { mergeUsage, usageOfPayload } from '../endpoints/usage.js';
 import type { DecodedStream, ParsedResponse, RecordError, SpecDecodeRecord, Usage } from './types.js';
 
 export interface Folded {
@@ -56,7 +56,7 @@ export class PayloadFold {
 
   /** One payload the adapter decoded as data. */
   add(p: Extract<Payload, { kind: 'data' }>, ns: bigint): void {
-    if (p.usage) this.usage = p.usage;
+    if (p.usage) this.usage = p.usage_partial ? mergeUsage(this.usage, p.usage) : p.usage;
     if (p.spec_decode) this.spec.add(p.spec_decode);
     const token = p.content !== '' || p.reasoning !== '';
     if (this.firstChunkTokens === undefined && token) this.firstChunkTokens = p.usage?.completion_tokens ?? null;

@@ -133,10 +133,12 @@ export class RecordProcessor {
   private metricInput(raw: RawRecord, valid: boolean, d: Decoded): { input: MetricRecord; texts: CountTexts } {
     const { token_ns, first_output_ns, first_choice_ns, content, reasoning } = d;
     const turn = raw.credit.turn;
+    const generates = this.opts.adapter.generates !== false;
     let texts: CountTexts = {
       // A message list (multi-turn history, a system prompt) is counted whole, message by message.
-      input: turn.isl != null ? null : turn.messages ? turn.messages.map((m) => m.content) : [turn.prompt],
-      output: valid ? content : null,
+      input: turn.isl != null ? null : turn.messages ? turn.messages.map((m) => m.content) : [turn.prompt, ...(turn.inputs ?? [])],
+      // An API that generates no text (embeddings, rankings) has no output count, not 0.
+      output: valid && generates ? content : null,
       // No reasoning text means no value (not 0), so non-reasoning models show no reasoning row.
       reasoning: valid && reasoning !== '' ? reasoning : null,
     };
@@ -148,7 +150,8 @@ export class RecordProcessor {
       texts = { input: null, output: null, reasoning: null };
       input_tokens = u?.prompt_tokens ?? null;
       reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
-      output_tokens = valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
+      output_tokens =
+        valid && generates && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
     const input: MetricRecord = {
       valid,

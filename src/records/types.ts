@@ -39,6 +39,8 @@ export interface Turn {
   turn_index?: number;
   /** Trace block hashes of the prompt (mooncake `hash_ids`), for the theoretical prefix-cache hit rate. */
   hash_ids?: readonly number[];
+  /** Texts sent with the prompt: the rest of an embeddings batch, or the passages ranked against it (dataset/endpoint-inputs.ts). */
+  inputs?: readonly string[];
 }
 
 /** A request as the scheduler hands it to the transport. */

@@ -4,7 +4,7 @@
 // the exports are written either way (signals.ts).
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
-import { authHeaders, authWarnings } from '../config/auth.js';
+import { authWarnings } from '../config/auth.js';
 import { environmentSecrets, secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { addSecrets, scrub } from '../secrets.js';
@@ -21,6 +21,9 @@ import { SERVER_TOKENIZER } from '../config/defaults.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { ProgressLine } from '../ui/progress.js';
 import { preflight, requireModel } from '../transport/preflight.js';
+import { probeEndpoint } from '../transport/endpoint-probe.js';
+import { adapterFor } from '../endpoints/index.js';
+import { requestAuthHeaders } from '../endpoints/request.js';
 import { endpointUrl } from '../transport/url.js';
 import { runRepeated } from './multi-run.js';
 import { clearPreviousRun } from './artifact-dir.js';
@@ -80,8 +83,11 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      auth = authHeaders(cfg);
+      const adapter = adapterFor(cfg.endpoint_type);
+      auth = requestAuthHeaders(cfg, adapter);
       const pre = await preflight(baseUrl, auth);
+      if (cfg.endpoint_type !== 'chat' && cfg.endpoint_type !== 'completions')
+        await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
     const chosen =

@@ -22,7 +22,7 @@ describe('bad flags', () => {
     [['--request-count'], /^servebench: --request-count: expects a value$/],
     [['--request-count', '--concurrency', '2'], /^servebench: --request-count: expects a value$/],
     [['-H'], /^servebench: -H: expects a value$/],
-    [['--endpoint-type', 'foo'], /^servebench: --endpoint-type: expected one of chat, completions, got "foo"$/],
+    [['--endpoint-type', 'foo'], /^servebench: --endpoint-type: expected one of chat, completions, [a-z_, ]*got "foo"$/],
     [['--export-level', 'bogus'], /^servebench: --export-level: expected one of summary, records, raw, got "bogus"$/],
     [['--ui', 'bogus'], /^servebench: --ui: expected one of auto, none, got "bogus"$/],
     [['--isl', '1000000000'], /^servebench: --isl: must be at most 10000000 tokens, got 1000000000$/],

@@ -30,7 +30,7 @@ describe('buildRunConfig', () => {
     [{ 'osl-stddev': -2 }, /--osl-stddev/],
     [{ url: 'ftp://x' }, /--url: only http/],
     [{ url: 'not a url' }, /--url: not a URL/],
-    [{ 'endpoint-type': 'embeddings' }, /--endpoint-type: expected one of chat, completions/],
+    [{ 'endpoint-type': 'foo' }, /--endpoint-type: expected one of chat, completions, /],
     [{ header: ['NoColon'] }, /--header: expected NAME:VALUE/],
     [{ 'extra-inputs': ['novalue'] }, /--extra-inputs: expected KEY:VALUE/],
     [{ url: 'http://x', 'mock-ttft-ms': 5 }, /only applies to the built-in mock/],

@@ -1,0 +1,51 @@
+// The texts an endpoint type sends beside the prompt (Turn.inputs): an embeddings request carries
+// --batch-size-text prompts (this one and the next conversations' first turns), a rankings request
+// its query and --rankings-passages synthetic passages of --rankings-passage-length tokens. The
+// turn's ISL then counts every text sent, so input tokens stay exact without a second count.
+import type { RunConfig } from '../config/types.js';
+import { PromptSynthesizer } from '../tokenizer/synthesize.js';
+import type { TextTokenizer } from '../tokenizer/types.js';
+import { Rng } from './rng.js';
+import type { Conversation, ConversationSource, ConversationTurn } from './types.js';
+
+function sumIsl(turns: readonly ConversationTurn[], extra = 0): number | null {
+  let n = extra;
+  for (const t of turns) {
+    if (t.isl === null) return null;
+    n += t.isl;
+  }
+  return n;
+}
+
+function textOf(t: ConversationTurn): string {
+  return t.messages ? t.messages.map((m) => m.content).join('\n') : t.prompt;
+}
+
+/** One-turn conversations whose turn carries the endpoint type's extra texts; other types: `src` itself. */
+export function withEndpointInputs(src: ConversationSource, cfg: RunConfig, tok: TextTokenizer): ConversationSource {
+  const s = cfg.endpoint_settings;
+  let next: () => Conversation;
+  if (cfg.endpoint_type === 'embeddings' && s.batch_size_text > 1) {
+    const k = s.batch_size_text;
+    next = () => {
+      const convs = Array.from({ length: k }, () => src.next());
+      const turns = convs.map((c) => c.turns[0]);
+      const [first, ...rest] = turns;
+      const turn: ConversationTurn = { ...first, prompt: textOf(first), isl: sumIsl(turns), inputs: rest.map(textOf) };
+      delete turn.messages;
+      return { id: convs.map((c) => c.id).join('+'), turns: [turn] };
+    };
+  } else if (cfg.endpoint_type === 'rankings') {
+    const synth = new PromptSynthesizer(tok, new Rng(cfg.random_seed).fork('rankings-passages'));
+    next = () => {
+      const c = src.next();
+      const query = c.turns[0];
+      const inputs = Array.from({ length: s.rankings_passages }, () => synth.next(s.rankings_passage_length));
+      const isl = sumIsl([query], s.rankings_passages * s.rankings_passage_length);
+      const turn: ConversationTurn = { ...query, prompt: textOf(query), isl, inputs };
+      delete turn.messages;
+      return { id: c.id, turns: [turn] };
+    };
+  } else return src;
+  return { kind: src.kind, size: src.size, hasTimestamps: src.hasTimestamps, next };
+}

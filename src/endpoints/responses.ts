@@ -1,0 +1,77 @@
+// The OpenAI Responses API: /v1/responses. A stream is typed events (the SSE `event:` name repeats
+// the data's `type`): text comes in `response.output_text.delta`, reasoning in
+// `response.reasoning_text.delta` / `response.reasoning_summary_text.delta`, the usage in
+// `response.completed` (or `.incomplete`, a max_output_tokens stop), a failure in `response.failed`
+// or an `error` event. The events' full-text echoes (`*.done`, the final response) are not tokens.
+// A non-streaming body is the response object itself.
+import type { RunConfig } from '../config/types.js';
+import type { Turn, Usage } from '../records/types.js';
+import { decodeJson, errorPayload, str } from './common.js';
+import { JS_DECODE } from './js-decode.js';
+import type { EndpointAdapter, Payload } from './types.js';
+import { usageOfPayload } from './usage.js';
+
+type Obj = Record<string, unknown>;
+
+const REASONING_DELTAS = new Set(['response.reasoning_text.delta', 'response.reasoning_summary_text.delta']);
+
+function obj(v: unknown): Obj | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null;
+}
+
+function list(v: unknown): Obj[] {
+  return Array.isArray(v) ? v.map(obj).filter((x): x is Obj => x !== null) : [];
+}
+
+function data(content: string, reasoning: string, usage: Usage | null): Payload {
+  return { kind: 'data', content, reasoning, has_choices: content !== '' || reasoning !== '', usage };
+}
+
+/** A whole response object: its output items' texts and its usage, or its error. */
+function responseBody(o: Obj): Payload {
+  const err = errorPayload(o);
+  if (err) return err;
+  if (o.status === 'failed') return { kind: 'error', message: 'the response failed (no error given)' };
+  let content = '';
+  let reasoning = '';
+  for (const item of list(o.output)) {
+    if (item.type === 'message') for (const part of list(item.content)) if (part.type === 'output_text') content += str(part.text);
+    if (item.type === 'reasoning') {
+      // The reasoning text when the server gives it, else its summary.
+      const text = list(item.content)
+        .map((p) => str(p.text))
+        .join('');
+      reasoning +=
+        text !== ''
+          ? text
+          : list(item.summary)
+              .map((p) => str(p.text))
+              .join('');
+    }
+  }
+  return data(content, reasoning, usageOfPayload(o));
+}
+
+export const responsesAdapter: EndpointAdapter = {
+  type: 'responses',
+  buildBody(turn: Turn, cfg: RunConfig) {
+    const body: Obj = { model: cfg.model, input: turn.messages ?? turn.prompt, stream: cfg.streaming };
+    if (turn.max_tokens !== null) body.max_output_tokens = turn.max_tokens;
+    return { ...body, ...cfg.extra_inputs };
+  },
+  parse(text: string): Payload {
+    const o = decodeJson(text);
+    const type = o.type;
+    if (typeof type !== 'string') return responseBody(o);
+    if (type === 'response.output_text.delta') return data(str(o.delta), '', null);
+    if (REASONING_DELTAS.has(type)) return data('', str(o.delta), null);
+    if (type === 'response.completed' || type === 'response.incomplete') return data('', '', usageOfPayload(obj(o.response) ?? {}));
+    if (type === 'response.failed') {
+      const r = obj(o.response) ?? {};
+      return errorPayload(r) ?? { kind: 'error', message: 'response.failed (no error given)' };
+    }
+    if (type === 'error') return { kind: 'error', message: str(o.message) || JSON.stringify(o).slice(0, 300) };
+    return data('', '', null);
+  },
+  decodeSpec: JS_DECODE,
+};
