@@ -2,6 +2,7 @@
 import type { Options } from 'yargs';
 import { DEFAULTS, MAX_READ_COALESCE_US } from '../config/defaults.js';
 import { loadOptions } from './load-options.js';
+import { mediaOptions } from './media-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -18,7 +19,7 @@ export const profileOptions: Record<string, Options> = {
   model: { type: 'string', alias: 'm', group: G_ENDPOINT, describe: 'model name (default: the first of GET /v1/models)' },
   'endpoint-type': {
     type: 'string',
-    choices: ['chat', 'completions'],
+    choices: ['chat', 'completions', 'transcriptions', 'image_generation', 'video_generation'],
     group: G_ENDPOINT,
     describe: `API shape (default ${DEFAULTS.endpoint_type})`,
   },
@@ -234,6 +235,8 @@ export const profileOptions: Record<string, Options> = {
     group: G_DATASET,
     describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1',
   },
+
+  ...mediaOptions,
 
   'gpu-telemetry': {
     type: 'string',

@@ -56,4 +56,7 @@ export const DEFAULTS = {
 export const ENDPOINT_PATHS = {
   chat: '/v1/chat/completions',
   completions: '/v1/completions',
+  transcriptions: '/v1/audio/transcriptions',
+  image_generation: '/v1/images/generations',
+  video_generation: '/v1/videos',
 } as const;

@@ -21,9 +21,10 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, MediaFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -73,6 +74,9 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'server-metrics-interval-ms'?: number;
   'slice-duration'?: number;
 }
+
+const ENDPOINT_TYPES: EndpointType[] = ['chat', 'completions', 'transcriptions', 'image_generation', 'video_generation'];
+const BODY_ONLY_TYPES: EndpointType[] = ['transcriptions', 'image_generation', 'video_generation'];
 
 function bad(flag: string, msg: string): never {
   throw new InvalidArgumentError(`--${flag}: ${msg}`);
@@ -228,7 +232,7 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const parsedUrl = f.url === undefined ? null : parseUrl(f.url);
   const url = parsedUrl?.url ?? null;
-  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
+  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ENDPOINT_TYPES, DEFAULTS.endpoint_type);
   let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
   const model = f.model ?? (url === null ? DEFAULTS.model : '');
@@ -260,7 +264,10 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const itl = numAtLeast('mock-itl-ms', f['mock-itl-ms'], 0, false) ?? null;
   if (url !== null && (ttft !== null || itl !== null)) bad('mock-ttft-ms', 'only applies to the built-in mock (no --url)');
 
-  const streaming = f.streaming ?? true;
+  // Transcriptions and generation endpoints answer with one JSON body.
+  const bodyOnly = BODY_ONLY_TYPES.includes(endpoint_type);
+  if (bodyOnly && f.streaming === true) bad('streaming', `not supported with --endpoint-type ${endpoint_type}`);
+  const streaming = f.streaming ?? !bodyOnly;
   const use_server_token_count = f['use-server-token-count'] ?? false;
   const per_chunk_usage = f['per-chunk-usage'] ?? false;
   if (per_chunk_usage && (!use_server_token_count || endpoint_type !== 'chat' || !streaming)) {
@@ -289,6 +296,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     osl_stddev,
     random_seed,
     dataset: parseDatasetFlags(f),
+    media: parseMediaFlags({ ...f, 'endpoint-type': endpoint_type }),
     ...tokenizerFlags(f),
     use_server_token_count,
     per_chunk_usage,

@@ -15,6 +15,7 @@ import { readDatasetFile } from './file.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
 import { Rng } from './rng.js';
+import { withMedia } from './media-source.js';
 import { loadShareGpt } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
@@ -66,6 +67,15 @@ export async function createConversationSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void } = {},
+): Promise<ConversationSource> {
+  // Images and audio (--image-*, --audio-*) ride on whatever source the run has.
+  return withMedia(await createBaseSource(cfg, tokenizer, options), cfg);
+}
+
+async function createBaseSource(
+  cfg: RunConfig,
+  tokenizer: TextTokenizer,
+  options: { warn?: Warn; log?: (message: string) => void },
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;

@@ -1,7 +1,7 @@
 // What every dataset gives the scheduler. Synthetic today; JSONL, traces and ShareGPT
 // (issue 5) implement the same interface.
 
-import type { Turn } from '../records/types.js';
+import type { Turn, TurnMedia } from '../records/types.js';
 
 export interface Dataset {
   /** Short name for logs and the exported config (e.g. 'synthetic'). */
@@ -54,6 +54,8 @@ export interface ConversationTurn {
   delay_ms: number | null;
   /** Trace block hashes of this turn's prompt (mooncake `hash_ids`). */
   hash_ids?: readonly number[];
+  /** Images and audio sent with this turn (media-source.ts). */
+  media?: TurnMedia;
 }
 
 export interface Conversation {

@@ -1,6 +1,6 @@
 // An endpoint adapter knows one API's request and response shapes, and nothing about transport.
 import type { EndpointType, RunConfig } from '../config/types.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { ResponseMedia, Turn, Usage } from '../records/types.js';
 import type { DecodeSpec } from '../native-decode.js';
 import type { SpecDecodeChunk } from './spec-decode.js';
 
@@ -18,12 +18,16 @@ export type Payload =
       usage: Usage | null;
       /** Speculative-decoding acceptance carried by this payload, if any (see spec-decode.ts). */
       spec_decode?: SpecDecodeChunk | null;
+      /** Images generated, server-reported video figures (generation endpoints). */
+      media?: ResponseMedia;
     };
 
 export interface EndpointAdapter {
   readonly type: EndpointType;
   /** The JSON request body for a turn. */
   buildBody(turn: Turn, cfg: RunConfig): Record<string, unknown>;
+  /** A body that is not JSON (multipart uploads): its bytes and content type; used instead of buildBody when present. */
+  buildRawBody?(turn: Turn, cfg: RunConfig): { body: Buffer; contentType: string };
   /** Decode one payload; throws PayloadParseError (src/errors.ts) when it is not valid JSON of the expected shape. */
   parse(data: string): Payload;
   /** parse()'s reading of an SSE event, for the native decoder. */

@@ -7,6 +7,7 @@ import { computeRecordMetrics } from '../metrics/compute.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { type Folded as Decoded, PayloadFold } from './fold.js';
+import { mediaInput } from './media.js';
 import type { MetricRecord, ProcessedRecord, RawRecord } from './types.js';
 
 export interface ProcessorOptions {
@@ -172,6 +173,8 @@ export class RecordProcessor {
       spec_decode: d.spec_decode ?? null,
       trace: raw.trace ?? null,
     };
+    const media = mediaInput(turn.media, valid ? d.media : null);
+    if (media) input.media = media;
     return { input, texts };
   }
 }
