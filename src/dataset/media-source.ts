@@ -1,7 +1,8 @@
 // Adds the run's media to every turn a source gives: synthetic images (chat/Responses) and audio
 // clips (chat `input_audio`, transcriptions), seeded by --random-seed. Inputs come from small pools
-// built as first needed, so the send path does not encode an image per request; turns draw from
-// them with their own seeded stream. A turn that already has media (from its dataset line) keeps it.
+// built before the run (encoding a large JPEG takes a good part of a second: never on the send
+// path); turns draw from them with their own seeded stream. A turn that already has media (from its
+// dataset line) keeps it.
 import fs from 'node:fs';
 import type { RunConfig } from '../config/types.js';
 import { InvalidFileError } from '../errors.js';
@@ -49,8 +50,17 @@ export class MediaPool {
     for (const f of m.audio.files) this.clips.push(readWavFile(f));
   }
 
+  /** Builds the pools now (synthetic images and clips the run will draw). */
+  fill(images: boolean, audio: boolean): void {
+    for (let i = 0; images && i < POOL; i++) this.imageAt(i);
+    for (let i = 0; audio && this.m.audio.files.length === 0 && i < POOL; i++) this.clipAt(i);
+  }
+
   image(): string {
-    const i = this.draw.int(0, POOL - 1);
+    return this.imageAt(this.draw.int(0, POOL - 1));
+  }
+
+  private imageAt(i: number): string {
     while (this.images.length <= i) {
       const { width_mean, width_stddev, height_mean, height_stddev, format } = this.m.image;
       const w = sideOf(this.build, width_mean, width_stddev);
@@ -62,7 +72,10 @@ export class MediaPool {
 
   clip(): AudioClip {
     if (this.m.audio.files.length > 0) return this.clips[this.draw.int(0, this.clips.length - 1)];
-    const i = this.draw.int(0, POOL - 1);
+    return this.clipAt(this.draw.int(0, POOL - 1));
+  }
+
+  private clipAt(i: number): AudioClip {
     while (this.clips.length <= i) {
       const a = this.m.audio;
       const raw = a.length_stddev_s === 0 ? a.length_mean_s : this.build.normal(a.length_mean_s, a.length_stddev_s);
@@ -79,6 +92,7 @@ export function withMedia(source: ConversationSource, cfg: RunConfig): Conversat
   const audio = wantsAudio(cfg.media, cfg.endpoint_type);
   if (!images && !audio) return source;
   const pool = new MediaPool(cfg.media, cfg.random_seed);
+  pool.fill(images, audio);
   const audioPerTurn = cfg.endpoint_type === 'transcriptions' ? 1 : cfg.media.audio.batch_size;
   const add = (conv: Conversation): Conversation => ({
     ...conv,
