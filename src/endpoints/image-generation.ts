@@ -34,5 +34,6 @@ export const imageGenerationAdapter: EndpointAdapter = {
       throw new PayloadParseError('image generation response: a "data" entry has neither b64_json nor url');
     return { kind: 'data', content: '', reasoning: '', has_choices: false, usage: usageOfPayload(o), media: { images: images.length } };
   },
+  textOutput: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
 };

@@ -29,5 +29,6 @@ export const transcriptionsAdapter: EndpointAdapter = {
     return { kind: 'data', content: str(o.text), reasoning: '', has_choices: false, usage: usageOfPayload(o) };
   },
   // Not streamed (config/validate.ts); the spec only keeps the native decoder's contract.
+  textInput: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: [] },
 };

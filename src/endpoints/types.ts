@@ -30,6 +30,9 @@ export interface EndpointAdapter {
   buildRawBody?(turn: Turn, cfg: RunConfig): { body: Buffer; contentType: string };
   /** Decode one payload; throws PayloadParseError (src/errors.ts) when it is not valid JSON of the expected shape. */
   parse(data: string): Payload;
+  /** false: the prompt is not sent as text (transcriptions) / the output is not text (generation): no ISL / OSL then. */
+  readonly textInput?: boolean;
+  readonly textOutput?: boolean;
   /** parse()'s reading of an SSE event, for the native decoder. */
   readonly decodeSpec: DecodeSpec;
 }

@@ -45,5 +45,6 @@ export const videoGenerationAdapter: EndpointAdapter = {
     if (m !== undefined) media.video_peak_memory_mb = m;
     return { kind: 'data', content: '', reasoning: '', has_choices: false, usage: usageOfPayload(o), media };
   },
+  textOutput: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
 };

@@ -151,6 +151,15 @@ export class RecordProcessor {
       reasoning_tokens = valid ? (u?.reasoning_tokens ?? null) : null;
       output_tokens = valid && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
+    // Inputs or outputs that are not text (audio uploads, generated images) have no token counts.
+    if (this.opts.adapter.textInput === false) {
+      texts.input = null;
+      input_tokens = null;
+    }
+    if (this.opts.adapter.textOutput === false) {
+      texts.output = null;
+      output_tokens = null;
+    }
     const input: MetricRecord = {
       valid,
       streaming: raw.streaming,

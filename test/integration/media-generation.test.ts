@@ -60,6 +60,9 @@ describe.each(['undici', 'native'] as const)('generation endpoints over %s', (tr
       expect(lat).toBeGreaterThanOrEqual(TTFT_MS - 1);
       expect(r.metrics.image_latency.value).toBeCloseTo(lat / 3, 4);
       expect(r.metrics.image_throughput.value).toBeCloseTo(3 / (lat / 1000), 3);
+      // Images are not text: no OSL; the prompt is.
+      expect(r.metrics.output_sequence_length).toBeUndefined();
+      expect(r.metrics.input_sequence_length.value).toBeGreaterThan(0);
     }
     expect(summary.metrics.time_to_first_token).toBeUndefined();
     expect(summary.metrics.rtfx).toBeUndefined();

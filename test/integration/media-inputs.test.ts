@@ -96,6 +96,8 @@ describe.each(TRANSPORTS)('media inputs over %s', (transport) => {
       // The WAV (1.5 s of 16-bit 16 kHz mono: 48000 bytes) went as a multipart upload.
       expect(r.bytes_sent).toBeGreaterThan(48000);
       expect(r.metrics.output_sequence_length.value).toBeGreaterThan(0);
+      // The upload is audio, not prompt text: no ISL.
+      expect(r.metrics.input_sequence_length).toBeUndefined();
     }
     expect(summary.metrics.rtfx.avg).toBeGreaterThan(0);
     expect(summary.metrics.time_to_first_token).toBeUndefined();
