@@ -35,5 +35,6 @@ export const imageGenerationAdapter: EndpointAdapter = {
     return { kind: 'data', content: '', reasoning: '', has_choices: false, usage: usageOfPayload(o), media: { images: images.length } };
   },
   textOutput: false,
+  sendsMaxTokens: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
 };

@@ -30,5 +30,6 @@ export const transcriptionsAdapter: EndpointAdapter = {
   },
   // Not streamed (config/validate.ts); the spec only keeps the native decoder's contract.
   textInput: false,
+  sendsMaxTokens: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: [] },
 };

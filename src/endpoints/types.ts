@@ -33,6 +33,8 @@ export interface EndpointAdapter {
   /** false: the prompt is not sent as text (transcriptions) / the output is not text (generation): no ISL / OSL then. */
   readonly textInput?: boolean;
   readonly textOutput?: boolean;
+  /** false: the request asks for no output length (no max_tokens), so there is no OSL to miss. */
+  readonly sendsMaxTokens?: boolean;
   /** parse()'s reading of an SSE event, for the native decoder. */
   readonly decodeSpec: DecodeSpec;
 }

@@ -46,5 +46,6 @@ export const videoGenerationAdapter: EndpointAdapter = {
     return { kind: 'data', content: '', reasoning: '', has_choices: false, usage: usageOfPayload(o), media };
   },
   textOutput: false,
+  sendsMaxTokens: false,
   decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
 };

@@ -176,7 +176,7 @@ export class RecordProcessor {
       output_tokens,
       reasoning_tokens,
       usage: d.usage,
-      requested_osl: turn.max_tokens,
+      requested_osl: this.opts.adapter.sendsMaxTokens === false ? null : turn.max_tokens,
       // Only meaningful when OSL is the server's count too (--per-chunk-usage implies it).
       first_chunk_tokens: this.opts.perChunkUsage && this.opts.useServerTokenCount ? (d.first_chunk_tokens ?? null) : null,
       spec_decode: d.spec_decode ?? null,

@@ -98,6 +98,8 @@ describe.each(TRANSPORTS)('media inputs over %s', (transport) => {
       expect(r.metrics.output_sequence_length.value).toBeGreaterThan(0);
       // The upload is audio, not prompt text: no ISL.
       expect(r.metrics.input_sequence_length).toBeUndefined();
+      // No max_tokens is asked of a transcription: no OSL mismatch.
+      expect(r.metrics.osl_mismatch_diff_pct).toBeUndefined();
     }
     expect(summary.metrics.rtfx.avg).toBeGreaterThan(0);
     expect(summary.metrics.time_to_first_token).toBeUndefined();
