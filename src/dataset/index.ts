@@ -15,6 +15,7 @@ import { readDatasetFile } from './file.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
 import { Rng } from './rng.js';
+import { withMedia } from './media-source.js';
 import { loadShareGpt } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
@@ -68,11 +69,11 @@ export async function createConversationSource(
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void } = {},
 ): Promise<ConversationSource> {
-  // Embeddings batches and ranking passages ride on whatever source the run has.
-  return withEndpointInputs(await createSource(cfg, tokenizer, options), cfg, tokenizer);
+  // Embeddings batches and ranking passages, images and audio (--image-*, --audio-*) ride on whatever source the run has.
+  return withEndpointInputs(withMedia(await createBaseSource(cfg, tokenizer, options), cfg), cfg, tokenizer);
 }
 
-async function createSource(
+async function createBaseSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void },

@@ -1,15 +1,22 @@
 // single_turn JSONL: one request per line.
 //   {"text": "…"} | {"prompt": "…"} | {"messages": [{"role": "user", "content": "…"}, …]}
-//   optional "max_tokens" (or "output_length"), "timestamp" (ms) or "delay" (ms after the previous line)
+//   optional "max_tokens" (or "output_length"), "timestamp" (ms) or "delay" (ms after the previous line),
+//   "image" | "images" and "audio" (media-entry.ts)
 
 import { samplerFor, fallbackMaxTokens, type LoadContext } from './context.js';
 import { readTurn, resolveTimes, sortByTime, type TurnEntry } from './entries.js';
 import { Fields, parseJsonl } from './file.js';
+import { readEntryMedia } from './media-entry.js';
 import { IndexedSource } from './source.js';
 import type { Conversation, ConversationTurn } from './types.js';
+import type { TurnMedia } from '../records/types.js';
 
 export function loadSingleTurn(ctx: LoadContext, text: string): IndexedSource {
-  const entries: TurnEntry[] = parseJsonl(ctx.file, text).map((r) => readTurn(new Fields(ctx.file, r.line, r.value), true));
+  const entries: (TurnEntry & { media?: TurnMedia })[] = parseJsonl(ctx.file, text).map((r) => {
+    const f = new Fields(ctx.file, r.line, r.value);
+    const media = readEntryMedia(f, ctx.file);
+    return media ? { ...readTurn(f, true), media } : readTurn(f, true);
+  });
   const times = resolveTimes(ctx.file, entries);
   const timed = times[0] !== null;
   let items = entries.map((e, i) => ({ e, at: times[i] ?? null }));
@@ -29,6 +36,7 @@ export function loadSingleTurn(ctx: LoadContext, text: string): IndexedSource {
         delay_ms: null,
       };
       if (e.messages) turn.messages = e.messages;
+      if (e.media) turn.media = e.media;
       const conv: Conversation = { id: `L${e.line}`, turns: [turn] };
       if (ctx.systemPrompt !== null) conv.system_prompt = ctx.systemPrompt;
       return conv;

@@ -1,7 +1,7 @@
 // What every dataset gives the scheduler. Synthetic today; JSONL, traces and ShareGPT
 // (issue 5) implement the same interface.
 
-import type { Turn } from '../records/types.js';
+import type { Turn, TurnMedia } from '../records/types.js';
 
 export interface Dataset {
   /** Short name for logs and the exported config (e.g. 'synthetic'). */
@@ -56,6 +56,8 @@ export interface ConversationTurn {
   hash_ids?: readonly number[];
   /** Texts sent with the prompt (embeddings batch, ranking passages); see records/types.ts Turn. */
   inputs?: readonly string[];
+  /** Images and audio sent with this turn (media-source.ts). */
+  media?: TurnMedia;
 }
 
 export interface Conversation {

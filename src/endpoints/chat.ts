@@ -2,12 +2,19 @@
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
 import { COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
+import { chatMediaParts, withMediaParts } from './media-parts.js';
 import type { EndpointAdapter, Payload } from './types.js';
 
 export const chatAdapter: EndpointAdapter = {
   type: 'chat',
   buildBody(turn: Turn, cfg: RunConfig) {
-    return { ...commonBody(turn, cfg), messages: turn.messages ?? [{ role: 'user', content: turn.prompt }], ...cfg.extra_inputs };
+    const messages = turn.messages ?? [{ role: 'user', content: turn.prompt }];
+    // Images and audio (media-parts.ts) join the last user message as content parts.
+    return {
+      ...commonBody(turn, cfg),
+      messages: turn.media ? withMediaParts(messages, chatMediaParts(turn)) : messages,
+      ...cfg.extra_inputs,
+    };
   },
   parse(data: string): Payload {
     return parseChoicesPayload(data, (c) => {

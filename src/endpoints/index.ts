@@ -6,7 +6,10 @@ import { embeddingsAdapter } from './embeddings.js';
 import { messagesAdapter } from './messages.js';
 import { rankingsAdapter } from './rankings.js';
 import { responsesAdapter } from './responses.js';
+import { imageGenerationAdapter } from './image-generation.js';
+import { transcriptionsAdapter } from './transcriptions.js';
 import type { EndpointAdapter } from './types.js';
+import { videoGenerationAdapter } from './video-generation.js';
 
 const ADAPTERS: Record<EndpointType, EndpointAdapter> = {
   chat: chatAdapter,
@@ -15,6 +18,9 @@ const ADAPTERS: Record<EndpointType, EndpointAdapter> = {
   rankings: rankingsAdapter,
   responses: responsesAdapter,
   messages: messagesAdapter,
+  transcriptions: transcriptionsAdapter,
+  image_generation: imageGenerationAdapter,
+  video_generation: videoGenerationAdapter,
 };
 
 export function adapterFor(type: EndpointType): EndpointAdapter {

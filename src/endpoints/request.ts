@@ -31,12 +31,13 @@ export class RequestBuilder {
   }
 
   build(credit: Credit): PreparedRequest {
-    const body = Buffer.from(JSON.stringify(this.adapter.buildBody(credit.turn, this.cfg)));
-    return {
-      path: this.cfg.endpoint,
-      headers: { ...this.baseHeaders, 'x-request-id': credit.x_request_id },
-      body,
-      streaming: this.cfg.streaming,
-    };
+    const headers: Record<string, string> = { ...this.baseHeaders, 'x-request-id': credit.x_request_id };
+    let body: Buffer;
+    if (this.adapter.buildRawBody) {
+      const raw = this.adapter.buildRawBody(credit.turn, this.cfg);
+      body = raw.body;
+      headers['content-type'] = raw.contentType;
+    } else body = Buffer.from(JSON.stringify(this.adapter.buildBody(credit.turn, this.cfg)));
+    return { path: this.cfg.endpoint, headers, body, streaming: this.cfg.streaming };
   }
 }

@@ -8,6 +8,7 @@ import type { RunConfig } from '../config/types.js';
 import type { Turn, Usage } from '../records/types.js';
 import { decodeJson, errorPayload, str } from './common.js';
 import { JS_DECODE } from './js-decode.js';
+import { responsesContent } from './media-parts.js';
 import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
@@ -55,7 +56,11 @@ function responseBody(o: Obj): Payload {
 export const responsesAdapter: EndpointAdapter = {
   type: 'responses',
   buildBody(turn: Turn, cfg: RunConfig) {
-    const body: Obj = { model: cfg.model, input: turn.messages ?? turn.prompt, stream: cfg.streaming };
+    // Images (media-parts.ts) join the last user message as input_image parts.
+    const input = turn.media
+      ? responsesContent(turn.messages ?? [{ role: 'user', content: turn.prompt }], turn)
+      : (turn.messages ?? turn.prompt);
+    const body: Obj = { model: cfg.model, input, stream: cfg.streaming };
     if (turn.max_tokens !== null) body.max_output_tokens = turn.max_tokens;
     return { ...body, ...cfg.extra_inputs };
   },

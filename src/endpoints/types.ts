@@ -1,6 +1,6 @@
 // An endpoint adapter knows one API's request and response shapes, and nothing about transport.
 import type { EndpointType, RunConfig } from '../config/types.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { ResponseMedia, Turn, Usage } from '../records/types.js';
 import type { DecodeSpec } from '../native-decode.js';
 import type { SpecDecodeChunk } from './spec-decode.js';
 
@@ -20,14 +20,23 @@ export type Payload =
       spec_decode?: SpecDecodeChunk | null;
       /** The usage updates only the fields it reports (Anthropic's message_delta after message_start). */
       usage_partial?: boolean;
+      /** Images generated, server-reported video figures (generation endpoints). */
+      media?: ResponseMedia;
     };
 
 export interface EndpointAdapter {
   readonly type: EndpointType;
   /** The JSON request body for a turn. */
   buildBody(turn: Turn, cfg: RunConfig): Record<string, unknown>;
+  /** A body that is not JSON (multipart uploads): its bytes and content type; used instead of buildBody when present. */
+  buildRawBody?(turn: Turn, cfg: RunConfig): { body: Buffer; contentType: string };
   /** Decode one payload; throws PayloadParseError (src/errors.ts) when it is not valid JSON of the expected shape. */
   parse(data: string): Payload;
+  /** false: the prompt is not sent as text (transcriptions) / the output is not text (generation): no ISL / OSL then. */
+  readonly textInput?: boolean;
+  readonly textOutput?: boolean;
+  /** false: the request asks for no output length (no max_tokens), so there is no OSL to miss. */
+  readonly sendsMaxTokens?: boolean;
   /** parse()'s reading of an SSE event, for the native decoder. */
   readonly decodeSpec: DecodeSpec;
   /** Headers this API needs beyond the run's (Anthropic's x-api-key and anthropic-version); they replace Authorization. */

@@ -49,7 +49,11 @@ export function buildTurn(session: Session, k: number): Turn {
   const plain = conv.turns.length === 1 && !conv.system_prompt;
   if (plain) {
     // A single-turn request: exactly what the dataset gave (messages verbatim, or the prompt).
-    const hashes = { ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}), ...(ct.inputs ? { inputs: ct.inputs } : {}) };
+    const hashes = {
+      ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}),
+      ...(ct.inputs ? { inputs: ct.inputs } : {}),
+      ...(ct.media ? { media: ct.media } : {}),
+    };
     return ct.messages
       ? { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, messages: ct.messages, ...hashes }
       : { prompt: ct.prompt, isl: ct.isl, max_tokens: ct.max_tokens, ...hashes };
@@ -67,6 +71,7 @@ export function buildTurn(session: Session, k: number): Turn {
     session_id: session.id,
     turn_index: k,
     ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}),
+    ...(ct.media ? { media: ct.media } : {}),
   };
 }
 

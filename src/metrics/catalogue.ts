@@ -20,6 +20,7 @@ import * as guide from './families/guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from './families/energy.js';
 import * as eff from './families/effective.js';
 import { theoreticalPrefixCacheHitRate } from './families/prefix-cache.js';
+import { mediaRecordMetrics } from './families/media.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -68,6 +69,8 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   ...errors.errorRecordMetrics,
   ...errors.errorRunMetrics,
   ...trace.httpTraceRecordMetrics,
+  // Image, audio and video inputs and generation (issue 16).
+  ...mediaRecordMetrics,
   // Scheduling (issue 5): dispatch delay, replay schedule lag, context overflow.
   ...sched.schedulingRecordMetrics,
   // GuideLLM's scheduled latency and the two parts of the dispatch delay (issue 4).

@@ -10,6 +10,7 @@ import { FaultPicker, sendHttpFault } from './faults.js';
 import { errorBody } from './openai.js';
 import { resolveMockOptions, type MockOptions } from './options.js';
 import { RequestRecorder } from './recorder.js';
+import { MEDIA_ROUTES, serveMedia } from './media.js';
 import { MockServerMetrics } from './server-metrics.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
@@ -164,6 +165,8 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     if (method === 'POST' && path === '/tokenize' && opts.tokenizerKind === 'words') return tokenize(req, res, tsNs, path);
     const api = MOCK_APIS.get(path);
     if (method === 'POST' && api) return generate('chat', req, res, tsNs, path, api);
+    // Transcriptions, image and video generation (mock/media.ts).
+    if (method === 'POST' && MEDIA_ROUTES.has(path)) return serveMedia(path, req, res, opts, faults);
     recorder?.record(tsNs, method, path, req.headers, null);
     req.resume(); // drain any body so keep-alive stays usable
     // /metrics: the fake DCGM exporter plus (except for TensorRT-LLM's own path) the server's metrics.

@@ -6,7 +6,7 @@ import { decodeJson } from '../endpoints/common.js';
 import { specDecodeOfPayload, SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
 import type { DecodeSpec, Payload } from '../endpoints/types.js';
 import { mergeUsage, usageOfPayload } from '../endpoints/usage.js';
-import type { DecodedStream, ParsedResponse, RecordError, SpecDecodeRecord, Usage } from './types.js';
+import type { DecodedStream, ParsedResponse, RecordError, ResponseMedia, SpecDecodeRecord, Usage } from './types.js';
 
 export interface Folded {
   responses: ParsedResponse[];
@@ -22,6 +22,8 @@ export interface Folded {
   /** completion_tokens of the usage on the first chunk with content or reasoning, when it had one. */
   first_chunk_tokens?: number | null;
   spec_decode?: SpecDecodeRecord | null;
+  /** What the response said about media (generation endpoints); null: nothing. */
+  media?: ResponseMedia | null;
 }
 
 /** `{"a":{"b":[text]}}` for path `a.b[*]`: a payload holding just that value where the path finds it. */
@@ -53,11 +55,13 @@ export class PayloadFold {
   private usage: Usage | null = null;
   private firstChunkTokens: number | null | undefined;
   private readonly spec = new SpecDecodeAccumulator();
+  private media: ResponseMedia | null = null;
 
   /** One payload the adapter decoded as data. */
   add(p: Extract<Payload, { kind: 'data' }>, ns: bigint): void {
     if (p.usage) this.usage = p.usage_partial ? mergeUsage(this.usage, p.usage) : p.usage;
     if (p.spec_decode) this.spec.add(p.spec_decode);
+    if (p.media) this.media = { ...this.media, ...p.media };
     const token = p.content !== '' || p.reasoning !== '';
     if (this.firstChunkTokens === undefined && token) this.firstChunkTokens = p.usage?.completion_tokens ?? null;
     if (this.first_choice_ns === null && p.has_choices) this.first_choice_ns = ns;
@@ -107,6 +111,7 @@ export class PayloadFold {
     if (error === null) {
       out.first_chunk_tokens = this.firstChunkTokens ?? null;
       out.spec_decode = this.spec.result();
+      out.media = this.media;
     }
     return out;
   }

@@ -7,6 +7,7 @@ import { computeRecordMetrics } from '../metrics/compute.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { type Folded as Decoded, PayloadFold } from './fold.js';
+import { mediaInput } from './media.js';
 import type { MetricRecord, ProcessedRecord, RawRecord } from './types.js';
 
 export interface ProcessorOptions {
@@ -153,6 +154,15 @@ export class RecordProcessor {
       output_tokens =
         valid && generates && u?.completion_tokens != null ? Math.max(0, u.completion_tokens - (u.reasoning_tokens ?? 0)) : null;
     }
+    // Inputs or outputs that are not text (audio uploads, generated images) have no token counts.
+    if (this.opts.adapter.textInput === false) {
+      texts.input = null;
+      input_tokens = null;
+    }
+    if (this.opts.adapter.textOutput === false) {
+      texts.output = null;
+      output_tokens = null;
+    }
     const input: MetricRecord = {
       valid,
       streaming: raw.streaming,
@@ -169,12 +179,14 @@ export class RecordProcessor {
       output_tokens,
       reasoning_tokens,
       usage: d.usage,
-      requested_osl: turn.max_tokens,
+      requested_osl: this.opts.adapter.sendsMaxTokens === false ? null : turn.max_tokens,
       // Only meaningful when OSL is the server's count too (--per-chunk-usage implies it).
       first_chunk_tokens: this.opts.perChunkUsage && this.opts.useServerTokenCount ? (d.first_chunk_tokens ?? null) : null,
       spec_decode: d.spec_decode ?? null,
       trace: raw.trace ?? null,
     };
+    const media = mediaInput(turn.media, valid ? d.media : null);
+    if (media) input.media = media;
     return { input, texts };
   }
 }

@@ -41,6 +41,38 @@ export interface Turn {
   hash_ids?: readonly number[];
   /** Texts sent with the prompt: the rest of an embeddings batch, or the passages ranked against it (dataset/endpoint-inputs.ts). */
   inputs?: readonly string[];
+  /** Images and audio sent with the prompt (dataset/media-source.ts). */
+  media?: TurnMedia;
+}
+
+/** A WAV clip sent as a request input. */
+export interface AudioClip {
+  format: 'wav';
+  data: Buffer;
+  duration_s: number;
+}
+
+/** Non-text inputs of a turn: image URLs (http(s) or base64 data URLs) and audio clips. */
+export interface TurnMedia {
+  images?: string[];
+  audio?: AudioClip[];
+}
+
+/** What a response says about media (endpoints/image-generation.ts, video-generation.ts). */
+export interface ResponseMedia {
+  /** Images in the response (image generation). */
+  images?: number;
+  /** Server-reported generation time and peak GPU memory (SGLang video generation). */
+  video_inference_time_s?: number;
+  video_peak_memory_mb?: number;
+}
+
+/** The media figures of one record, request side and response side (metrics/families/media.ts). */
+export interface MediaMetricInput {
+  num_images: number | null;
+  audio_duration_s: number | null;
+  video_inference_time_s: number | null;
+  video_peak_memory_mb: number | null;
 }
 
 /** A request as the scheduler hands it to the transport. */
@@ -198,6 +230,8 @@ export interface MetricRecord {
   first_choice_ns?: bigint | null;
   /** Multi-turn: when the previous turn of the same session ended; null/absent for a first turn or single-turn request. */
   predecessor_end_ns?: bigint | null;
+  /** Images, audio and video figures; absent: a text-only request. */
+  media?: MediaMetricInput | null;
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

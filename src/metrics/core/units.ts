@@ -21,7 +21,10 @@ export type BaseUnit =
   | 'tokens/J'
   | 'requests/s/W'
   | 'tokens/s/W'
-  | 'J*s';
+  | 'J*s'
+  | 'images'
+  | 'images/s'
+  | 'MB';
 /** The units values are shown and exported in. */
 export type DisplayUnit =
   | 'ms'
@@ -44,7 +47,10 @@ export type DisplayUnit =
   | 'tokens/J'
   | 'requests/s/W'
   | 'tokens/s/W'
-  | 'J*s';
+  | 'J*s'
+  | 'images'
+  | 'images/s'
+  | 'MB';
 
 const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   ns: { ns: 1, ms: 1e-6, s: 1e-9 },
@@ -66,6 +72,9 @@ const FACTORS: Record<BaseUnit, Partial<Record<DisplayUnit, number>>> = {
   'requests/s/W': { 'requests/s/W': 1 },
   'tokens/s/W': { 'tokens/s/W': 1 },
   'J*s': { 'J*s': 1 },
+  images: { images: 1 },
+  'images/s': { 'images/s': 1 },
+  MB: { MB: 1 },
 };
 
 /** The factor from `unit` to `display`; throws for a pair no metric should declare. */

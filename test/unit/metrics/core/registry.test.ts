@@ -18,6 +18,7 @@ import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../../src/m
 import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../../src/metrics/families/guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from '../../../../src/metrics/families/energy.js';
 import { theoreticalPrefixCacheHitRate } from '../../../../src/metrics/families/prefix-cache.js';
+import { mediaRecordMetrics } from '../../../../src/metrics/families/media.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../../src/metrics/core/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -103,6 +104,7 @@ describe('default catalogue', () => {
       ...nvidiaEnergyMetrics,
       ...amdEnergyMetrics,
       theoreticalPrefixCacheHitRate,
+      ...mediaRecordMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -139,6 +141,14 @@ describe('default catalogue', () => {
         'min_request_timestamp',
         'max_response_timestamp',
         'benchmark_duration',
+        // Image, audio and video (issue 16).
+        'num_images',
+        'image_throughput',
+        'image_latency',
+        'audio_duration',
+        'rtfx',
+        'video_inference_time',
+        'video_peak_memory',
         // Effective / Active (time-weighted over the run window) and effective latency.
         'effective_latency',
         'effective_concurrency',
