@@ -2,6 +2,7 @@
 import type { Options } from 'yargs';
 import { DEFAULTS, MAX_READ_COALESCE_US } from '../config/defaults.js';
 import { loadOptions } from './load-options.js';
+import { limitOptions } from './limit-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -46,6 +47,7 @@ export const profileOptions: Record<string, Options> = {
   'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
   ...loadOptions,
+  ...limitOptions,
   'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
   transport: {
     type: 'string',

@@ -20,10 +20,11 @@ import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
+import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -267,6 +268,18 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     bad('per-chunk-usage', 'requires --use-server-token-count, --endpoint-type chat and streaming');
   }
 
+  const metrics = metricSettings(f);
+  const statistics = parseStatisticsFlags(f, load.sweep !== null);
+  const limits = {
+    search: parseSearchFlags(f, {
+      load,
+      concurrencyGiven: givenConcurrency !== null,
+      goodputSlos: metrics.goodput.length,
+      numProfileRuns: statistics.num_profile_runs,
+    }),
+    over_saturation: parseOverSaturationFlags(f),
+  };
+
   return Object.freeze({
     url,
     model,
@@ -279,6 +292,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     extra_inputs: parseExtraInputs(f['extra-inputs']),
     concurrency,
     load,
+    ...limits,
     request_count,
     benchmark_duration_s: duration,
     warmup_request_count: intAtLeast('warmup-request-count', f['warmup-request-count'], 0, DEFAULTS.warmup_request_count),
@@ -292,8 +306,8 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ...tokenizerFlags(f),
     use_server_token_count,
     per_chunk_usage,
-    metrics: metricSettings(f),
-    statistics: parseStatisticsFlags(f, load.sweep !== null),
+    metrics,
+    statistics,
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
