@@ -98,7 +98,10 @@ export class SaturationWatch {
         stopped_at_s: this.stoppedAt?.at_s ?? null,
         checks: this.checks,
         // The verdict that stopped the run, else the last check's.
-        verdict: v === null ? null : { at_s: v.at_s, saturated: v.saturated, rising_since_s: v.rising_since_s, concurrency: v.concurrency, ttft_s: v.ttft },
+        verdict:
+          v === null
+            ? null
+            : { at_s: v.at_s, saturated: v.saturated, rising_since_s: v.rising_since_s, concurrency: v.concurrency, ttft_s: v.ttft },
       },
     };
   }

@@ -72,10 +72,9 @@ export function describeAnswer(s: SearchConfig, a: SearchAnswer | null, reason: 
   if (a === null) return `${what}: none (no point ran${why})`;
   if (a.lo === null) return `${what}: none: every load tried failed (lowest ${a.hi === null ? '-' : n(a.hi)}${u}${why})`;
   if (a.hi === null) return `${what}: at least ${n(a.lo)}${u} (every load tried passed${why})`;
-  const range =
-    a.uncertain
-      ? `; counting only certain verdicts, between ${a.rangeLo === null ? 'none' : n(a.rangeLo)} and ${a.rangeHi === null ? 'above every load tried' : n(a.rangeHi)}${u}`
-      : '';
+  const range = a.uncertain
+    ? `; counting only certain verdicts, between ${a.rangeLo === null ? 'none' : n(a.rangeLo)} and ${a.rangeHi === null ? 'above every load tried' : n(a.rangeHi)}${u}`
+    : '';
   const body = rate ? `${n(a.value!)} req/s ± ${n(a.plusMinus!)} (passed at ${n(a.lo)}, failed at ${n(a.hi)})` : `${a.lo} (${a.hi} failed)`;
   return `${what}: ${body}${range}${why}`;
 }
@@ -114,7 +113,12 @@ export async function writeSearchSummary(
   await makeArtifactDir(dir);
   const json = path.join(dir, SEARCH_JSON);
   const csv = path.join(dir, SEARCH_CSV);
-  const units = { load: meta.search.kind === 'max-rate' ? 'requests/s' : 'requests in flight', ttft: 'ms', itl: 'ms', achieved_request_rate: 'requests/s' };
+  const units = {
+    load: meta.search.kind === 'max-rate' ? 'requests/s' : 'requests in flight',
+    ttft: 'ms',
+    itl: 'ms',
+    achieved_request_rate: 'requests/s',
+  };
   await writeArtifact(
     json,
     stringifyWithBigInt(

@@ -8,7 +8,16 @@ import { findMetric, type MetricsSummary } from '../metrics/core/summary.js';
 import { runOnce } from './run-once.js';
 import { pointConfig, pointLabel } from './sweep.js';
 import { sweepRow } from './sweep-summary.js';
-import { answerOf, nextStep, verdictOf, verdicts, type Measurement, type SearchAnswer, type SearchEnd, type SearchSpec } from './search-plan.js';
+import {
+  answerOf,
+  nextStep,
+  verdictOf,
+  verdicts,
+  type Measurement,
+  type SearchAnswer,
+  type SearchEnd,
+  type SearchSpec,
+} from './search-plan.js';
 import { describeAnswer, writeSearchSummary, type SearchRow } from './search-summary.js';
 import type { RunEnv, SweepPoint } from './types.js';
 
@@ -31,7 +40,14 @@ export function goodAndTotal(summary: MetricsSummary): { good: number; total: nu
 }
 
 export function searchSpec(s: SearchConfig, confidence: number | null): SearchSpec {
-  return { kind: s.kind, start: s.start, tolerance: s.tolerance, maxPoints: s.max_points, fraction: s.fraction, confidence: confidence ?? 0.95 };
+  return {
+    kind: s.kind,
+    start: s.start,
+    tolerance: s.tolerance,
+    maxPoints: s.max_points,
+    fraction: s.fraction,
+    confidence: confidence ?? 0.95,
+  };
 }
 
 function point(cfg: RunConfig, s: SearchConfig, index: number, load: number): SweepPoint {
@@ -61,7 +77,9 @@ export async function runSearch(cfg: RunConfig, env: Omit<RunEnv, 'extra'>): Pro
     const p = point(cfg, s, ms.length, step.load);
     const label = pointLabel(p);
     const dir = path.join(env.dir, label);
-    env.log(`search point ${ms.length + 1}/${s.max_points}: ${step.load} ${unit}${step.remeasure ? ' (re-measured: its interval straddled the target)' : ''} → ${dir}`);
+    env.log(
+      `search point ${ms.length + 1}/${s.max_points}: ${step.load} ${unit}${step.remeasure ? ' (re-measured: its interval straddled the target)' : ''} → ${dir}`,
+    );
     const outcome = await runOnce(
       { ...pointConfig(cfg, p), search: null },
       { ...env, dir, extra: { search_point: { index: p.index, kind: s.kind, load: step.load, remeasure: step.remeasure } } },
