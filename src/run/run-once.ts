@@ -166,10 +166,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
           }
           const rec = prepared.record;
           const reply = opts.wantReply && rec.status === 'ok' ? (rec.content ?? '') : null;
+          // Before submit, which slims the record.
+          watch?.onDone(credit.phase, rec);
           // Counts, metrics and the line follow off this thread; the record is slimmed there.
           pipeline.submit(prepared);
           records.push(rec);
-          watch?.onDone(credit.phase, rec);
           return { status: rec.status, reply };
         },
         cancelAll: (reason) => transport.cancelAll(reason),
