@@ -228,6 +228,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
       throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);
     }
+    if (argv.fast && opts.maxConcurrent > 0)
+      throw new InvalidArgumentError('--max-concurrent: not with --fast (the fast mock has no queue)');
     const server = argv.fast
       ? await startFastMockServer(opts, {
           workers: argv.workers,

@@ -107,4 +107,10 @@ describe('--search max-rate against a mock with a capacity', () => {
     expect(a.value).toBeGreaterThan(expected * (1 - TOLERANCE_PCT / 100 - 0.1));
     expect(a.value).toBeLessThan(expected * (1 + TOLERANCE_PCT / 100));
   });
+
+  it('--search without --goodput: one line naming the flag, exit code 2', async () => {
+    const r = await runCli(['profile', '--url', mock.url, '--search', 'max-rate', '--slo-attainment-fraction', '0.9', '--ui', 'none']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('servebench: --search: needs --goodput (the SLOs a load must meet)');
+  });
 });
