@@ -175,7 +175,13 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   const safeModel = scrub(cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
   const l = cfg.load;
   const mode =
-    l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
+    cfg.search !== null
+      ? `search-${cfg.search.kind}`
+      : l.sweep !== null
+        ? `sweep-${l.sweep.kind}`
+        : l.request_rate !== null
+          ? `rate${l.request_rate}`
+          : `concurrency${cfg.concurrency}`;
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
