@@ -67,7 +67,7 @@ describe('--search max-rate against a mock with a capacity', () => {
         '--ui',
         'none',
       ],
-      { timeoutMs: 120_000 },
+      { timeoutMs: 140_000 },
     );
     expect(r.code, r.stderr).toBe(0);
     const s = readJson(path.join(dir, 'search_summary.json'));
@@ -106,7 +106,7 @@ describe('--search max-rate against a mock with a capacity', () => {
     // that go out late bunch up and queue below the capacity, so a busy host finds a lower answer).
     expect(a.value).toBeGreaterThan(expected * (1 - TOLERANCE_PCT / 100 - 0.1));
     expect(a.value).toBeLessThan(expected * (1 + TOLERANCE_PCT / 100));
-  });
+  }, 150_000);
 
   it('--search without --goodput: one line naming the flag, exit code 2', async () => {
     const r = await runCli(['profile', '--url', mock.url, '--search', 'max-rate', '--slo-attainment-fraction', '0.9', '--ui', 'none']);
