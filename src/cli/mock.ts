@@ -27,6 +27,7 @@ interface MockArgs {
   'spec-decode-draft-len': number;
   'spec-decode-acceptance': number;
   'record-requests'?: string;
+  'max-concurrent': number;
   'tokenizer-kind': string;
   'metrics-format': string;
   'exit-with-stdin': boolean;
@@ -172,6 +173,12 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: MOCK_DEFAULTS.metricsFormat,
           describe: `names of GET /metrics (trtllm: /prometheus/metrics): ${METRICS_FORMATS.join('|')}`,
         },
+        'max-concurrent': {
+          type: 'number',
+          coerce: lastNumber,
+          default: MOCK_DEFAULTS.maxConcurrent,
+          describe: 'serve at most N generation requests at once; the rest queue in arrival order, so TTFT grows with load (0: no limit)',
+        },
         'record-requests': { type: 'string', coerce: lastString, describe: 'append each received request to FILE as a JSON line' },
         // For spawnMock: a parent that dies without stopping us closes our stdin, so we never outlive it.
         'exit-with-stdin': { type: 'boolean', default: false, hidden: true },
@@ -213,6 +220,7 @@ export const mockCommand: CommandModule<object, MockArgs> = {
       failMode: argv['fail-mode'] as FailMode,
       specDecodeDraftLen: argv['spec-decode-draft-len'],
       specDecodeAcceptance: argv['spec-decode-acceptance'],
+      maxConcurrent: argv['max-concurrent'],
       recordRequests: argv['record-requests'] ?? null,
       tokenizerKind: argv['tokenizer-kind'] as TokenizerKind,
       metricsFormat: argv['metrics-format'] as MetricsFormat,
@@ -220,6 +228,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     if (!argv.fast && (argv.workers !== 1 || argv['stamp-events'])) {
       throw new InvalidArgumentError(`--${argv.workers !== 1 ? 'workers' : 'stamp-events'} needs --fast`);
     }
+    if (argv.fast && opts.maxConcurrent > 0)
+      throw new InvalidArgumentError('--max-concurrent: not with --fast (the fast mock has no queue)');
     const server = argv.fast
       ? await startFastMockServer(opts, {
           workers: argv.workers,
@@ -239,7 +249,8 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     if (!argv.fast)
       process.stderr.write(
         `servebench mock: model=${opts.modelName} ttft=${opts.ttftMs}ms itl=${opts.itlMs}ms ` +
-          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed} tokenizer=${opts.tokenizerKind}${fault}\n`,
+          `tokens/chunk=${opts.tokensPerChunk} reasoning=${opts.reasoningTokens} seed=${opts.seed} tokenizer=${opts.tokenizerKind}${fault}` +
+          `${opts.maxConcurrent > 0 ? ` max-concurrent=${opts.maxConcurrent}` : ''}\n`,
       );
     // The fast mock serves from native threads, which do not keep the event loop alive: without
     // this timer the process would exit as soon as it printed that it was listening.

@@ -4,6 +4,7 @@ import { DEFAULTS, ENDPOINT_TYPES, MAX_READ_COALESCE_US } from '../config/defaul
 import { endpointTypeOptions } from './endpoint-options.js';
 import { loadOptions } from './load-options.js';
 import { mediaOptions } from './media-options.js';
+import { limitOptions } from './limit-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -49,6 +50,7 @@ export const profileOptions: Record<string, Options> = {
   'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
   ...loadOptions,
+  ...limitOptions,
   'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
   transport: {
     type: 'string',

@@ -2,6 +2,7 @@
 import type { DatasetConfig } from '../dataset/config.js';
 import type { MediaConfig } from '../dataset/media-config.js';
 import type { LoadConfig } from '../load/config.js';
+import type { OverSaturationConfig, SearchConfig } from '../load/limits.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
@@ -78,6 +79,10 @@ export interface RunConfig {
   readonly concurrency: number;
   /** Scheduling beyond closed loop: rates, ramps, phases, grace, cancellation, replay, sweeps (load/config.ts). */
   readonly load: LoadConfig;
+  /** --search: the largest load meeting the SLOs (run/search.ts); null: off. */
+  readonly search: SearchConfig | null;
+  /** --stop-on-over-saturation: the slope test's settings (run/over-saturation.ts); null: off. */
+  readonly over_saturation: OverSaturationConfig | null;
   /** Profiling requests to send; null when the run is bounded by duration. */
   readonly request_count: number | null;
   readonly benchmark_duration_s: number | null;

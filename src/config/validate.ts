@@ -21,12 +21,13 @@ import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
+import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, EndpointFlags, MediaFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -178,7 +179,13 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   const safeModel = scrub(cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
   const l = cfg.load;
   const mode =
-    l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
+    cfg.search !== null
+      ? `search-${cfg.search.kind}`
+      : l.sweep !== null
+        ? `sweep-${l.sweep.kind}`
+        : l.request_rate !== null
+          ? `rate${l.request_rate}`
+          : `concurrency${cfg.concurrency}`;
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
@@ -272,6 +279,18 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     bad('per-chunk-usage', 'requires --use-server-token-count, --endpoint-type chat and streaming');
   }
 
+  const metrics = metricSettings(f);
+  const statistics = parseStatisticsFlags(f, load.sweep !== null);
+  const limits = {
+    search: parseSearchFlags(f, {
+      load,
+      concurrencyGiven: givenConcurrency !== null,
+      goodputSlos: metrics.goodput.length,
+      numProfileRuns: statistics.num_profile_runs,
+    }),
+    over_saturation: parseOverSaturationFlags(f),
+  };
+
   return Object.freeze({
     url,
     model,
@@ -285,6 +304,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     endpoint_settings,
     concurrency,
     load,
+    ...limits,
     request_count,
     benchmark_duration_s: duration,
     warmup_request_count: intAtLeast('warmup-request-count', f['warmup-request-count'], 0, DEFAULTS.warmup_request_count),
@@ -299,8 +319,8 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ...tokenizerFlags(f),
     use_server_token_count,
     per_chunk_usage,
-    metrics: metricSettings(f),
-    statistics: parseStatisticsFlags(f, load.sweep !== null),
+    metrics,
+    statistics,
     artifact_dir: f['artifact-dir'] ?? null,
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),

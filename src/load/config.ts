@@ -73,6 +73,8 @@ export interface LoadFlags {
   'sweep-size'?: number;
   'sweep-stop-on-slo'?: boolean;
   'slo-attainment-fraction'?: number;
+  /** --search (load/limits.ts): max-rate drives the rate like a rate sweep. */
+  search?: string;
 }
 
 export const LOAD_DEFAULTS = {
@@ -212,7 +214,7 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   } else if (smooth !== null) {
     pattern = 'gamma';
   }
-  const rateDriven = rate !== null || sweep?.kind === 'rate' || sweep?.kind === 'auto';
+  const rateDriven = rate !== null || sweep?.kind === 'rate' || sweep?.kind === 'auto' || f.search === 'max-rate';
   if (!rateDriven) {
     if (f['arrival-pattern'] !== undefined) conflict('arrival-pattern', 'request-rate', 'needs');
     if (smooth !== null) conflict('arrival-smoothness', 'request-rate', 'needs');

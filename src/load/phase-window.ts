@@ -6,7 +6,7 @@ import { CreditCounters } from './counters.js';
 import { waitUntil } from './timer.js';
 import type { PhaseSpec } from './types.js';
 
-export type StopReason = 'count' | 'duration' | 'schedule_end' | 'interrupted';
+export type StopReason = 'count' | 'duration' | 'schedule_end' | 'interrupted' | 'over_saturation';
 
 /** How a phase's issuing went; draining comes after (benchmark.ts). */
 export interface IssueResult {

@@ -47,6 +47,8 @@ export interface MockOptions {
   tokenizerKind: TokenizerKind;
   /** Whose names the mock's /metrics uses (vllm, sglang, trtllm on /prometheus/metrics, llamacpp). */
   metricsFormat: MetricsFormat;
+  /** Generation requests served at once; the rest wait in arrival order (capacity.ts). 0: no limit. */
+  maxConcurrent: number;
   /** Append every received request as one JSON line to this file; null = off. */
   recordRequests: string | null;
   /** Write the one-line startup/shutdown logs to stderr. */
@@ -73,6 +75,7 @@ export const MOCK_DEFAULTS: Readonly<MockOptions> = Object.freeze({
   specDecodeAcceptance: 0.7,
   tokenizerKind: 'cl100k',
   metricsFormat: 'vllm',
+  maxConcurrent: 0,
   recordRequests: null,
   log: true,
 });
@@ -113,6 +116,7 @@ export function resolveMockOptions(partial: Partial<MockOptions> = {}): MockOpti
   o.failEvery = num('fail-every', o.failEvery, 0, Number.MAX_SAFE_INTEGER, true);
   o.failRate = num('fail-rate', o.failRate, 0, 1, false);
   o.specDecodeDraftLen = num('spec-decode-draft-len', o.specDecodeDraftLen, 0, 64, true);
+  o.maxConcurrent = num('max-concurrent', o.maxConcurrent, 0, 1_000_000, true);
   o.specDecodeAcceptance = num('spec-decode-acceptance', o.specDecodeAcceptance, 0, 1, false);
   if (!(FAIL_MODES as readonly string[]).includes(o.failMode)) {
     throw new InvalidArgumentError(`--fail-mode must be one of ${FAIL_MODES.join('|')} (got ${String(o.failMode)})`);

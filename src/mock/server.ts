@@ -14,6 +14,7 @@ import { MEDIA_ROUTES, serveMedia } from './media.js';
 import { MockServerMetrics } from './server-metrics.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
+import { CapacityQueue } from './capacity.js';
 import { tokenizeResponse } from './words.js';
 import { MOCK_APIS } from './apis.js';
 import { requestObject, type MockApi } from './shape.js';
@@ -62,6 +63,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
   const dcgm = new FakeDcgm();
   const serverMetrics = new MockServerMetrics(opts.metricsFormat);
   const faults = new FaultPicker(opts);
+  const capacity = new CapacityQueue(opts.maxConcurrent);
   let nextId = 0;
 
   // Constant responses are built once.
@@ -112,23 +114,27 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
       const fault = faults.next();
       if (fault === 'http500' || fault === 'http429') return sendHttpFault(res, fault);
       if (fault === 'hang') return; // never answered; close() drops it
-      dcgm.onGeneration(plan, opts);
-      const metrics = serverMetrics.begin(plan.promptTokens, t0);
-      res.once('close', () => metrics.end());
       const rid = req.headers['x-request-id'];
-      const ctx: ResponseContext = {
-        res,
-        plan,
-        opts,
-        t0,
-        id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-mock${++nextId}`,
-        created: Math.floor(Date.now() / 1000),
-        fault,
-        metrics,
-        headers: typeof rid === 'string' ? { 'x-request-id': rid } : null,
-      };
-      if (api) ctx.shape = api.shape(plan, ctx.id, ctx.created, requestObject(body), path);
-      clock.add(plan.stream ? new StreamJob(ctx, clock) : new BodyJob(ctx));
+      // --max-concurrent: service (and its TTFT) starts when a slot is free (capacity.ts).
+      capacity.admit(res, () => {
+        const start = opts.maxConcurrent === 0 ? t0 : performance.now();
+        dcgm.onGeneration(plan, opts);
+        const metrics = serverMetrics.begin(plan.promptTokens, start);
+        res.once('close', () => metrics.end());
+        const ctx: ResponseContext = {
+          res,
+          plan,
+          opts,
+          t0: start,
+          id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-mock${++nextId}`,
+          created: Math.floor(Date.now() / 1000),
+          fault,
+          metrics,
+          headers: typeof rid === 'string' ? { 'x-request-id': rid } : null,
+        };
+        if (api) ctx.shape = api.shape(plan, ctx.id, ctx.created, requestObject(body), path);
+        clock.add(plan.stream ? new StreamJob(ctx, clock) : new BodyJob(ctx));
+      });
     });
   }
 

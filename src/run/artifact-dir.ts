@@ -15,6 +15,7 @@ import { GPU_TELEMETRY_JSONL } from '../telemetry/export.js';
 import { TIMESLICES_CSV, TIMESLICES_JSON } from '../timeslices/export.js';
 import { NETWORK_LATENCY_JSONL } from '../transport/network-calibration.js';
 import { SWEEP_CSV, SWEEP_JSON } from './sweep-summary.js';
+import { SEARCH_CSV, SEARCH_JSON } from './search-summary.js';
 
 const OWNED_FILES = new Set([
   PROFILE_JSON,
@@ -25,6 +26,8 @@ const OWNED_FILES = new Set([
   NETWORK_LATENCY_JSONL,
   SWEEP_JSON,
   SWEEP_CSV,
+  SEARCH_JSON,
+  SEARCH_CSV,
   AGGREGATE_JSON,
   REPORT_HTML,
   SERVER_METRICS_JSONL,

@@ -15,6 +15,8 @@ import { prepareRun, runOnce } from './run-once.js';
 import { checkSweep, runSweep } from './sweep.js';
 import { SWEEP_CSV } from './sweep-summary.js';
 import { renderSweepTable } from './sweep-table.js';
+import { runSearch } from './search.js';
+import { SEARCH_JSON, renderSearchTable } from './search-summary.js';
 import { spawnMock, type SpawnedMock } from '../mock/spawn.js';
 import { chooseTokenizer, serverTokenizer, tokenizerNeedsServer } from './tokenizer-choice.js';
 import { SERVER_TOKENIZER } from '../config/defaults.js';
@@ -50,6 +52,7 @@ function mockArgs(cfg: RunConfig): string[] {
 
 function describeLoad(cfg: RunConfig): string {
   const l = cfg.load;
+  if (cfg.search) return `search for the ${cfg.search.kind.replace('-', ' ')} meeting the SLOs for ${cfg.search.fraction} of requests`;
   if (l.sweep?.kind === 'auto') return `sweep of ${l.sweep.size} points`;
   if (l.sweep) return `sweep over ${l.sweep.kind} ${l.sweep.values.join(', ')}`;
   if (l.request_rate !== null)
@@ -110,6 +113,17 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     const progress = new ProgressLine(process.stdout, cfg.ui === 'auto' && process.stdout.isTTY === true);
     const env = { baseUrl, tokenizer, control, dir, log, progress };
     log(`profiling ${endpointUrl(baseUrl, cfg.endpoint)} (model ${cfg.model}, ${describeLoad(cfg)}); artifacts in ${dir}`);
+
+    if (cfg.search !== null) {
+      // --search: points picked one after another (run/search.ts); the first is checked like any run's.
+      const search = await runSearch(cfg, env);
+      print('\n' + renderSearchTable(cfg.search, search.rows, { color: process.stdout.isTTY === true }) + '\n' + search.line + '\n');
+      log(`search: ${search.rows.length} points written to ${dir} (summary: ${path.join(dir, SEARCH_JSON)})`);
+      if (search.rows.length > 0 && search.rows.every((r) => r.total > 0 && r.succeeded === 0)) {
+        throw new AllRequestsFailedError(`every request of every search point failed; see ${dir}`);
+      }
+      return;
+    }
 
     if (cfg.load.sweep !== null) {
       const sweep = await runSweep(cfg, env);

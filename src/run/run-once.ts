@@ -34,6 +34,7 @@ import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 import { servebenchVersion } from '../version.js';
 import { writeRunReport } from './report.js';
+import { SaturationWatch } from './saturation-watch.js';
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -119,6 +120,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     crashAtBatch: recordWorkerCrashHook(),
   });
   const records: ProcessedRecord[] = [];
+  // --stop-on-over-saturation: this run's own control, stopped on the verdict (saturation-watch.ts).
+  const watch = cfg.over_saturation ? new SaturationWatch(cfg.over_saturation, env.control, env.log) : null;
   const progress = env.progress ?? null;
   const wallAnchor: WallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
 
@@ -147,6 +150,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       source,
       {
         dispatch: async (credit, opts) => {
+          watch?.onSend(credit.phase);
           const raw = await transport.send(credit, builder.build(credit), opts.signal);
           harness.observe(raw);
           let prepared: PreparedRecord;
@@ -162,6 +166,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
           }
           const rec = prepared.record;
           const reply = opts.wantReply && rec.status === 'ok' ? (rec.content ?? '') : null;
+          // Before submit, which slims the record.
+          watch?.onDone(credit.phase, rec);
           // Counts, metrics and the line follow off this thread; the record is slimmed there.
           pipeline.submit(prepared);
           records.push(rec);
@@ -170,6 +176,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         cancelAll: (reason) => transport.cancelAll(reason),
         onPhaseStart: (phase, phaseCounters, spec) => {
           counters.set(phase, phaseCounters);
+          watch?.onPhaseStart(phase);
           catalogue.onPhaseStart(phase);
           const cooldown = phase === 'cooldown';
           progress?.start(phase, phaseCounters, {
@@ -179,8 +186,9 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         },
         onPhaseEnd: () => progress?.stop(),
       },
-      env.control,
+      watch?.control ?? env.control,
     );
+    if (watch) result = watch.amend(result);
     harnessReport = harness.finish();
     for (const w of harnessReport.warnings) env.log(w);
     await close();
@@ -194,6 +202,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     }
   } finally {
     progress?.stop();
+    watch?.dispose();
     await close();
     await telemetry?.stop();
     await serverMetrics?.stop(false);
@@ -254,6 +263,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
         measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
         ...catalogue.report(summary),
+        ...watch?.report(),
         ...env.extra,
       },
     });
@@ -263,7 +273,16 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError, writeError, console: server?.console ?? null };
+  return {
+    dir: env.dir,
+    mode,
+    summary,
+    result,
+    firstError,
+    writeError,
+    console: server?.console ?? null,
+    overSaturated: watch?.stopped ?? false,
+  };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface RunOutcome {
   writeError: ArtifactWriteError | null;
   /** Console tables printed after the metrics' (server metrics, client vs server); null: none. */
   console: string | null;
+  /** --stop-on-over-saturation stopped the run. */
+  overSaturated?: boolean;
 }
 
 export interface PreparedRun {
