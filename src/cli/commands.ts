@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
+import { mergeCommand } from './merge.js';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
 import { reportCommand } from './report.js';
@@ -14,6 +15,7 @@ export function addCommands(parser: Argv): Argv {
     .command(analyzeCommand)
     .command(compareCommand)
     .command(reportCommand)
+    .command(mergeCommand)
     .command(mockCommand)
     .command(telemetryCommand);
 }

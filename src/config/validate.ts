@@ -21,9 +21,10 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseShardFlags, type ShardFlags } from './shard.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, ShardFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -303,6 +304,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),
     slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
+    shard: parseShardFlags(f, env, Date.now()),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
 }

@@ -72,4 +72,6 @@ export interface ConversationSource {
   readonly hasTimestamps: boolean;
   /** The next conversation per the sampling strategy; a finite source wraps around. */
   next(): Conversation;
+  /** Moves past the next conversation without building it (a shard skipping the others' draws). */
+  skip?(): void;
 }
