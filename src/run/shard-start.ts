@@ -37,16 +37,42 @@ function chrony(): Promise<ClockEstimate | null> {
   });
 }
 
-/** The offset to the server's HTTP Date header (1 s resolution: the server's time is in [Date, Date + 1 s)). */
+/** One GET of the server's root: the local send and receive times and its Date header (ms), or null. */
+async function dateOnce(url: URL): Promise<{ t0: number; t1: number; date: number } | null> {
+  const t0 = Date.now();
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000), redirect: 'manual' });
+  const t1 = Date.now();
+  await res.body?.cancel();
+  const date = Date.parse(res.headers.get('date') ?? '');
+  return Number.isFinite(date) ? { t0, t1, date } : null;
+}
+
+/**
+ * The offset to the server's HTTP Date header. The header has 1 s resolution, so the server is
+ * asked every 50 ms (at most ~1.2 s) until its second flips: the flip lies between the send of
+ * the last answer with the old second and the receipt of the first with the new one.
+ */
 async function httpDate(baseUrl: string): Promise<ClockEstimate | null> {
   try {
-    const t0 = Date.now();
-    const res = await fetch(new URL('/', baseUrl), { signal: AbortSignal.timeout(2000), redirect: 'manual' });
-    const t1 = Date.now();
-    await res.body?.cancel();
-    const date = Date.parse(res.headers.get('date') ?? '');
-    if (!Number.isFinite(date)) return null;
-    return { source: 'http_date', offset_ms: (t0 + t1) / 2 - (date + 500), uncertainty_ms: 500 + (t1 - t0) / 2 };
+    const url = new URL('/', baseUrl);
+    let prev = await dateOnce(url);
+    if (prev === null) return null;
+    const first = prev;
+    for (let i = 0; i < 24; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const cur = await dateOnce(url);
+      if (cur === null) break;
+      if (cur.date > prev.date) {
+        const localFlip = (prev.t0 + cur.t1) / 2;
+        return { source: 'http_date', offset_ms: localFlip - cur.date, uncertainty_ms: (cur.t1 - prev.t0) / 2 };
+      }
+      prev = cur;
+    }
+    return {
+      source: 'http_date',
+      offset_ms: (first.t0 + first.t1) / 2 - (first.date + 500),
+      uncertainty_ms: 500 + (first.t1 - first.t0) / 2,
+    };
   } catch {
     return null;
   }
