@@ -121,6 +121,26 @@ function checkCounts(set: ShardSet, records: readonly ProcessedRecord[], lines: 
   }
 }
 
+/** `{name: {window, shards}}`: the union of the shards' windows (common timeline) and each shard's section; {} when none has it. */
+function joinedSection(set: ShardSet, name: 'gpu_telemetry' | 'server_metrics'): Record<string, unknown> {
+  const ref = set.shards[0];
+  const parts = set.shards.filter((s) => s.profile[name] !== undefined && s.profile[name] !== null);
+  if (parts.length === 0) return {};
+  let start: bigint | null = null;
+  let end: bigint | null = null;
+  for (const s of parts) {
+    const w = (s.profile[name] as { window?: { start_ns?: unknown; end_ns?: unknown } }).window;
+    if (w?.start_ns == null || w.end_ns == null) continue;
+    const a = BigInt(String(w.start_ns)) + timelineShift(s, ref);
+    const b = BigInt(String(w.end_ns)) + timelineShift(s, ref);
+    if (start === null || a < start) start = a;
+    if (end === null || b > end) end = b;
+  }
+  return {
+    [name]: { window: { start_ns: start, end_ns: end }, shards: parts.map((s) => ({ index: s.index, ...(s.profile[name] as object) })) },
+  };
+}
+
 export async function runMerge(req: MergeRequest): Promise<MetricsSummary> {
   const set = readShards(req.dirs, req.allowPartial);
   const ref = set.shards[0];
@@ -160,6 +180,9 @@ export async function runMerge(req: MergeRequest): Promise<MetricsSummary> {
       servebench_version: servebenchVersion(),
       shards_servebench_version: ref.profile.servebench_version,
       merge: mergeSection(set),
+      // Each shard's GPU and server-metrics sections, their windows joined on the common timeline.
+      ...joinedSection(set, 'gpu_telemetry'),
+      ...joinedSection(set, 'server_metrics'),
       load_mode: ref.profile.load_mode,
       tokenizer: ref.profile.tokenizer,
       transport: ref.profile.transport,
