@@ -15,5 +15,5 @@ export function startupSeconds(dir: string, launchedMs: number): number {
 
 /** A --start-at lead for `n` processes started at once: `minS`, or more on a host as slow as `oneS` shows. */
 export function leadFor(n: number, oneS: number, minS: number): number {
-  return Math.max(minS, Math.ceil(n * oneS + 2));
+  return Math.max(minS, Math.ceil(2 * n * oneS + 5));
 }
