@@ -11,6 +11,8 @@ const timing = [
   'test/unit/load/sessions.test.ts',
   'test/unit/load/control.test.ts',
   'test/integration/mock-capacity.test.ts',
+  'test/integration/shards.test.ts',
+  'test/integration/shards-start.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };

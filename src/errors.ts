@@ -42,6 +42,18 @@ export class InvalidArgumentError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
+/** `merge`: a shard of the run is missing or failed (without --allow-partial). */
+export class ShardMissingError extends ServebenchError {
+  override readonly code = 'SB_SHARD_MISSING';
+  override readonly exitCode = 2;
+}
+
+/** `merge`: shard exports of different configs, shard counts or servebench versions. */
+export class ShardMismatchError extends ServebenchError {
+  override readonly code = 'SB_SHARD_MISMATCH';
+  override readonly exitCode = 2;
+}
+
 /** A file (dataset, tokenizer, config) that cannot be used. */
 export class InvalidFileError extends ServebenchError {
   override readonly code = 'SB_INVALID_FILE';

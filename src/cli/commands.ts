@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
 import { kubeCommand } from './kube.js';
+import { mergeCommand } from './merge.js';
 import { mockCommand } from './mock.js';
 import { profileCommand } from './profile.js';
 import { reportCommand } from './report.js';
@@ -18,6 +19,7 @@ export function addCommands(parser: Argv, argv: readonly string[]): Argv {
     .command(analyzeCommand)
     .command(compareCommand)
     .command(reportCommand)
+    .command(mergeCommand)
     .command(mockCommand)
     .command(telemetryCommand)
     .command(kubeCommand(argv));

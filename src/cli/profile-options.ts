@@ -13,6 +13,7 @@ const G_OUT = 'Output:';
 const G_GPU = 'GPU telemetry:';
 const G_SERVER = 'Server metrics and time slices:';
 const G_MOCK = 'Built-in mock (no --url):';
+const G_SHARD = 'Sharded runs (see README, Sharded runs):';
 const G_DATASET = 'Datasets (see README, Datasets):';
 const G_METRICS = 'Metrics:';
 
@@ -262,6 +263,23 @@ export const profileOptions: Record<string, Options> = {
     type: 'number',
     group: G_SERVER,
     describe: 'cut the profiling window into slices of S seconds: timeslices.json/.csv (a request belongs to the slice of its end)',
+  },
+
+  'shard-index': {
+    type: 'number',
+    group: G_SHARD,
+    describe: 'run shard I (0-based) of a load split among --shard-count processes (default $JOB_COMPLETION_INDEX)',
+  },
+  'shard-count': { type: 'number', group: G_SHARD, describe: 'shards the load (counts, arrivals, dataset entries) is split among' },
+  'start-at': {
+    type: 'string',
+    group: G_SHARD,
+    describe: 'start the profiling phase at this instant (ISO 8601 with a zone, or Unix epoch seconds); warmup runs before it',
+  },
+  'start-at-max-late': {
+    type: 'number',
+    group: G_SHARD,
+    describe: 'a --start-at more than this many seconds past is an error (default 60)',
   },
 
   'mock-ttft-ms': { type: 'number', group: G_MOCK, describe: "the mock's time to first token" },

@@ -7,6 +7,7 @@ import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
 import type { EndpointSettings } from './endpoint-settings.js';
+import type { ShardConfig } from './shard.js';
 
 export type EndpointType =
   | 'chat'
@@ -137,6 +138,9 @@ export interface RunConfig {
   readonly server_metrics: ServerMetricsConfig;
   /** --slice-duration: seconds per time slice of the profiling window (timeslices.json/.csv); null: off. */
   readonly slice_duration_s: number | null;
+
+  /** --shard-index/--shard-count/--start-at: this process's part of a sharded run (config/shard.ts); null: not sharded. */
+  readonly shard: ShardConfig | null;
 
   /** Settings for the built-in mock when url is null. */
   readonly mock: MockSettings;

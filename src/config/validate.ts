@@ -24,10 +24,11 @@ import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
+import { parseShardFlags, type ShardFlags } from './shard.js';
 import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags, ShardFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -330,6 +331,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),
     slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
+    shard: parseShardFlags(f, env, Date.now()),
     mock: { ttft_ms: ttft, itl_ms: itl },
   });
 }

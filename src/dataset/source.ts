@@ -33,6 +33,14 @@ export class IndexedSource implements ConversationSource {
   }
 
   next(): Conversation {
+    return copy(this.get(this.draw()));
+  }
+
+  skip(): void {
+    this.draw();
+  }
+
+  private draw(): number {
     let index: number;
     if (this.head < this.queue.length) {
       index = this.queue[this.head++];
@@ -43,7 +51,7 @@ export class IndexedSource implements ConversationSource {
     } else {
       index = this.spec.sampler.next();
     }
-    return copy(this.get(index));
+    return index;
   }
 
   /**

@@ -76,4 +76,6 @@ export interface ConversationSource {
   readonly hasTimestamps: boolean;
   /** The next conversation per the sampling strategy; a finite source wraps around. */
   next(): Conversation;
+  /** Moves past the next conversation without building it (a shard skipping the others' draws). */
+  skip?(): void;
 }

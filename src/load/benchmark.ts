@@ -16,6 +16,7 @@ import { runFixedSchedule } from './fixed-schedule.js';
 import { CreditIssuer, type IssuerHooks } from './issuer.js';
 import type { IssueResult, StopReason } from './phase-window.js';
 import { runRate } from './rate.js';
+import { waitUntil } from './timer.js';
 import { type SessionCounts, SessionFeeder } from './sessions.js';
 import type { CancellationSpec, PhaseSpec } from './types.js';
 
@@ -27,6 +28,8 @@ export interface BenchmarkPlan {
   cancellation: CancellationSpec | null;
   /** Nap instead of spinning near send times (timer.ts): only when responses are stamped off the JS thread. */
   nap?: boolean;
+  /** --start-at: the profiling phase starts at this CLOCK_MONOTONIC instant (after the warmup); null: at once. */
+  startAtNs?: bigint | null;
 }
 
 export interface BenchmarkHooks extends IssuerHooks {
@@ -107,6 +110,8 @@ export async function runBenchmark(
   };
 
   const warmup = plan.warmup ? await runPhase(plan.warmup) : null;
+  // Shards start their profiling phases together (a warmup that ends late starts it late: the export says so).
+  if (plan.startAtNs != null && !control.stopped) await waitUntil(plan.startAtNs, control, { nap: plan.nap ?? false });
   const profiling = control.stopped ? null : await runPhase(plan.profiling);
   return { warmup, profiling, interrupted: control.stopped };
 }

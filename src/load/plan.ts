@@ -9,6 +9,7 @@ import type { BenchmarkPlan } from './benchmark.js';
 import { planReplay, readAll, type ReplayPlan } from './replay.js';
 import type { ArrivalSpec, PhaseMode, PhaseSpec } from './types.js';
 import { secondsToNs } from '../timers.js';
+import { shardLoad, shardReplay } from './shard-plan.js';
 
 export type LoadMode = 'concurrency' | 'rate' | 'fixed_schedule';
 
@@ -29,6 +30,8 @@ export function arrivalSpec(cfg: RunConfig, rate: number, phase: string, rampS: 
     smoothness: cfg.load.arrival_smoothness,
     rampNs: sToNs(rampS),
     seed: `${cfg.random_seed}/${phase}`,
+    // A shard sends every N-th arrival of the whole run's schedule (load/shard-plan.ts).
+    ...(cfg.shard && cfg.shard.count > 1 ? { shard: { index: cfg.shard.index, count: cfg.shard.count } } : {}),
   };
 }
 
@@ -52,7 +55,9 @@ export function resolveFixedSchedule(cfg: RunConfig, source: ConversationSource)
 }
 
 export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedPlan {
-  const l = cfg.load;
+  // A shard runs its part of the counts (load/shard-plan.ts); the whole run's otherwise.
+  const share = shardLoad(cfg);
+  const l = { ...cfg.load, concurrency_cap: share.concurrencyCap, warmup_concurrency: share.warmupConcurrency };
   const fixed = resolveFixedSchedule(cfg, source);
   let mode: LoadMode;
   let profilingMode: PhaseMode;
@@ -72,7 +77,7 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
     if (replay.schedule.entries.length === 0) {
       throw new InvalidArgumentError('--fixed-schedule-start-offset: no conversation of the trace falls between the start and end offsets');
     }
-    profilingMode = { kind: 'fixed_schedule', cap: l.concurrency_cap, schedule: replay.schedule };
+    profilingMode = { kind: 'fixed_schedule', cap: l.concurrency_cap, schedule: shardReplay(replay.schedule, cfg.shard) };
   } else if (l.request_rate !== null) {
     mode = 'rate';
     profilingMode = {
@@ -83,19 +88,19 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
     };
   } else {
     mode = 'concurrency';
-    profilingMode = { kind: 'concurrency', concurrency: cfg.concurrency, rampNs: sToNs(l.concurrency_ramp_s) };
+    profilingMode = { kind: 'concurrency', concurrency: share.concurrency, rampNs: sToNs(l.concurrency_ramp_s) };
   }
 
   const profiling: PhaseSpec = {
     phase: 'profiling',
     mode: profilingMode,
-    requestCount: cfg.request_count,
+    requestCount: share.requestCount,
     durationNs: sToNs(cfg.benchmark_duration_s),
     cooldownNs: sToNs(l.cooldown_duration_s),
   };
 
   let warmup: PhaseSpec | null = null;
-  if (cfg.warmup_request_count > 0 || l.warmup_duration_s !== null) {
+  if (share.warmupRequestCount > 0 || l.warmup_duration_s !== null) {
     // Its own rate or concurrency when given; else the profiling load (closed loop for a replay).
     let warmupMode: PhaseMode;
     if (l.warmup_request_rate !== null) {
@@ -110,12 +115,12 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
     } else if (profilingMode.kind === 'rate') {
       warmupMode = { ...profilingMode, arrival: arrivalSpec(cfg, profilingMode.arrival.rate, 'warmup', null), capRampNs: null };
     } else {
-      warmupMode = { kind: 'concurrency', concurrency: l.concurrency_cap ?? cfg.concurrency, rampNs: null };
+      warmupMode = { kind: 'concurrency', concurrency: l.concurrency_cap ?? share.concurrency, rampNs: null };
     }
     warmup = {
       phase: 'warmup',
       mode: warmupMode,
-      requestCount: cfg.warmup_request_count > 0 ? cfg.warmup_request_count : null,
+      requestCount: share.warmupRequestCount > 0 ? share.warmupRequestCount : null,
       durationNs: sToNs(l.warmup_duration_s),
       cooldownNs: null,
     };

@@ -3,7 +3,8 @@
 // each keeping its planned targeted_start. With a cap, a due request waits for a free slot; it
 // was issued (credit_issued_ns) when due, so the wait shows in effective latency and dispatch delay.
 import type { ModeContext } from './concurrency.js';
-import { pace, type PaceBounds, RateSchedule } from './pacer.js';
+import { pace, type PaceBounds } from './pacer.js';
+import { arrivalSchedule } from './shard-plan.js';
 import type { IssueResult } from './phase-window.js';
 import { PhaseWindow } from './phase-window.js';
 import { concurrencyAt } from './ramp.js';
@@ -21,7 +22,7 @@ export async function runRate(spec: PhaseSpec, ctx: ModeContext): Promise<IssueR
   if (spec.requestCount === null && spec.durationNs === null) throw new Error('a phase needs a request count or a duration');
   const { arrival, cap, capRampNs } = spec.mode;
   const { issuer, feeder, control } = ctx;
-  const schedule = new RateSchedule(arrival);
+  const schedule = arrivalSchedule(arrival);
   const start = process.hrtime.bigint();
   const win = new PhaseWindow(spec, start, control, ctx.onLabel);
   const elapsed = () => Number(process.hrtime.bigint() - start);

@@ -30,6 +30,8 @@ export interface ArrivalSpec {
   rampNs: number | null;
   /** Seed label for the random patterns (same seed, same schedule). */
   seed: number | string;
+  /** A shard's part: arrivals index, index + count, … of the whole schedule (load/shard-plan.ts). */
+  shard?: { index: number; count: number };
 }
 
 export type PhaseMode =

@@ -7,6 +7,7 @@ import { addSecrets } from '../secrets.js';
 import type { RunConfig } from '../config/types.js';
 import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
+import { shardSource } from '../dataset/shard-source.js';
 import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { makeArtifactDir } from '../export/artifact-file.js';
@@ -35,6 +36,16 @@ import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 import { servebenchVersion } from '../version.js';
 import { writeRunReport } from './report.js';
 import { SaturationWatch } from './saturation-watch.js';
+import { estimateClock, shardSection, startAtMonotonic } from './shard-start.js';
+import type { ShardConfig } from '../config/shard.js';
+
+function describeShard(s: ShardConfig, startAtNs: bigint | null): string {
+  const at =
+    startAtNs === null
+      ? 'profiling starts at once'
+      : `profiling starts at ${new Date(s.start_at_unix_ms!).toISOString()} (in ${(Number(startAtNs - process.hrtime.bigint()) / 1e9).toFixed(1)} s, after any warmup)`;
+  return `shard ${s.index} of ${s.count}: ${at}`;
+}
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -61,7 +72,9 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   // A fresh source per run, so every sweep point sends the same conversations in the same order.
   const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
-  return { source: src, resolved: buildPlan(cfg, src) };
+  const resolved = buildPlan(cfg, src);
+  // A shard draws its own conversations of the run's stream; a replay's entries are split in the plan.
+  return { source: resolved.mode === 'fixed_schedule' ? src : shardSource(src, cfg.shard), resolved };
 }
 
 export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> {
@@ -123,7 +136,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   // --stop-on-over-saturation: this run's own control, stopped on the verdict (saturation-watch.ts).
   const watch = cfg.over_saturation ? new SaturationWatch(cfg.over_saturation, env.control, env.log) : null;
   const progress = env.progress ?? null;
+  // A shard's clock-error estimate (chrony, else the server's Date header), taken before the anchor.
+  const clock = cfg.shard ? await estimateClock(env.baseUrl) : null;
   const wallAnchor: WallAnchor = { monotonic_ns: process.hrtime.bigint(), unix_ns: BigInt(Date.now()) * 1_000_000n };
+  const startAtNs = startAtMonotonic(cfg.shard, wallAnchor);
+  if (cfg.shard) env.log(describeShard(cfg.shard, startAtNs));
 
   // GPU telemetry runs from before warmup to one grace period after the profiling window.
   const telemetry = cfg.gpu_telemetry ? await RunTelemetry.start(cfg.gpu_telemetry, env.log) : null;
@@ -146,7 +163,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   try {
     result = await runBenchmark(
       // The native engine stamps on its own threads, so the pacer may nap instead of spinning.
-      { ...plan, nap: transport.name === 'native' },
+      { ...plan, nap: transport.name === 'native', startAtNs },
       source,
       {
         dispatch: async (credit, opts) => {
@@ -224,6 +241,9 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
   }
   const p = result.profiling;
+  const shard = cfg.shard && clock ? shardSection(cfg.shard, wallAnchor, p?.start_ns ?? null, clock) : null;
+  if (shard?.late)
+    env.log(`warning: shard ${shard.index} started profiling ${shard.late_ms!.toFixed(0)} ms after --start-at ${shard.start_at}`);
   let server: ServerMetricsReport | null = null;
   try {
     if (serverMetrics && p) {
@@ -246,6 +266,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       run: { start_ns: p?.start_ns ?? null, end_ns: p?.end_ns ?? null, wall_anchor: wallAnchor },
       extra: {
         servebench_version: servebenchVersion(),
+        ...(shard ? { shard } : {}),
         ...(gpu ? { gpu_telemetry: gpu.section } : {}),
         ...(server ? { server_metrics: server.section } : {}),
         tokenizer: env.tokenizer.name,
