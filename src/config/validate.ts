@@ -72,6 +72,8 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
   'server-metrics'?: (string | boolean)[] | string | boolean;
   'server-metrics-interval-ms'?: number;
   'slice-duration'?: number;
+  /** --config: the YAML file these flags were merged from (cli/config-file.ts). */
+  config?: string;
 }
 
 function bad(flag: string, msg: string): never {
@@ -304,6 +306,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),
     slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
     mock: { ttft_ms: ttft, itl_ms: itl },
+    config_file: f.config ?? null,
   });
 }
 
