@@ -20,6 +20,7 @@ import { parseGoodputSpec } from '../metrics/families/goodput.js';
 import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
+import { stagesDurationNs } from '../load/stages.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
@@ -176,7 +177,13 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   const safeModel = scrub(cfg.model || 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
   const l = cfg.load;
   const mode =
-    l.sweep !== null ? `sweep-${l.sweep.kind}` : l.request_rate !== null ? `rate${l.request_rate}` : `concurrency${cfg.concurrency}`;
+    l.sweep !== null
+      ? `sweep-${l.sweep.kind}`
+      : l.stages !== null
+        ? `stages-${l.stages.target}`
+        : l.request_rate !== null
+          ? `rate${l.request_rate}`
+          : `concurrency${cfg.concurrency}`;
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
@@ -239,7 +246,10 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.
   const { load, concurrency: givenConcurrency } = parseLoadFlags(f);
   const concurrency = givenConcurrency ?? DEFAULTS.concurrency;
-  const duration = numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ?? null;
+  // --stages set the duration: their sum.
+  const duration =
+    numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ??
+    (load.stages === null ? null : stagesDurationNs(load.stages.stages) / 1e9);
   // A duration bounds the run by time unless a count is also given.
   const request_count =
     duration === null

@@ -34,6 +34,7 @@ import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 import { servebenchVersion } from '../version.js';
 import { writeRunReport } from './report.js';
+import { renderStages, stageResults, type StageResult } from './stage-report.js';
 
 function phaseJson(o: PhaseOutcome | null): Record<string, unknown> | null {
   if (o === null) return null;
@@ -215,6 +216,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
   }
   const p = result.profiling;
+  const st = cfg.load.stages;
+  const stages: StageResult[] | null = st && p ? stageResults(st.target, st.stages, p.start_ns, records) : null;
   let server: ServerMetricsReport | null = null;
   try {
     if (serverMetrics && p) {
@@ -253,6 +256,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         phases: { warmup: phaseJson(result.warmup), profiling: phaseJson(p) },
         // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
         measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
+        ...(stages ? { stages } : {}),
         ...catalogue.report(summary),
         ...env.extra,
       },
@@ -263,7 +267,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError, writeError, console: server?.console ?? null };
+  const consoleText = [server?.console, stages && renderStages(stages, process.stdout.isTTY === true)].filter((t) => !!t).join('\n\n');
+  return { dir: env.dir, mode, summary, result, firstError, writeError, console: consoleText === '' ? null : consoleText };
 }
 
 /**
