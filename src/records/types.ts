@@ -52,6 +52,8 @@ export interface Credit {
   turn: Turn;
   /** Fixed-schedule replay: the trace timestamp (ms) this request was scheduled at; absent otherwise. */
   trace_timestamp_ms?: number;
+  /** A conversation's first turn: ns the load generator spent producing the conversation (GuideLLM's generation delay). */
+  generation_delay_ns?: number;
 }
 
 /** What a transport returns for one request. Transport-neutral. */
@@ -196,6 +198,8 @@ export interface MetricRecord {
   first_choice_ns?: bigint | null;
   /** Multi-turn: when the previous turn of the same session ended; null/absent for a first turn or single-turn request. */
   predecessor_end_ns?: bigint | null;
+  /** A conversation's first turn: ns spent producing the conversation before it could be scheduled; absent for later turns. */
+  generation_delay_ns?: number | null;
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

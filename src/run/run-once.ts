@@ -7,6 +7,7 @@ import { addSecrets } from '../secrets.js';
 import type { RunConfig } from '../config/types.js';
 import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
+import { withTestDelay } from '../dataset/test-delay.js';
 import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { makeArtifactDir } from '../export/artifact-file.js';
@@ -60,7 +61,7 @@ export async function prepareRun(
   source?: ConversationSource,
 ): Promise<PreparedRun> {
   // A fresh source per run, so every sweep point sends the same conversations in the same order.
-  const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
+  const src = source ?? withTestDelay(await createConversationSource(cfg, tokenizer, { log }), process.env);
   return { source: src, resolved: buildPlan(cfg, src) };
 }
 
