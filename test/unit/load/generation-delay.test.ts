@@ -15,7 +15,7 @@ function source(turns: number): ConversationSource {
     hasTimestamps: false,
     next: (): Conversation => ({
       id: `c${i++}`,
-      turns: Array.from({ length: turns }, (_, k) => ({ prompt: `turn ${k}`, isl: 2, max_tokens: 4 })),
+      turns: Array.from({ length: turns }, (_, k) => ({ prompt: `turn ${k}`, isl: 2, max_tokens: 4, timestamp_ms: null, delay_ms: null })),
     }),
   };
 }
