@@ -54,11 +54,11 @@ export function parseStagesFlags(f: OtherFlags & StagesFlags): StagesConfig | nu
       target === 'concurrency' ? `${sets} (under --stages-target rate it caps in-flight requests)` : sets + ' a list',
     );
   if (f['benchmark-duration'] !== undefined)
-    conflict('stages', 'benchmark-duration', 'set the duration (their sum); it cannot be combined with');
+    conflict('stages', 'benchmark-duration', "set the run's duration (the stages' sum); it cannot be combined with");
   if (f['request-rate-ramp-duration'] !== undefined) conflict('stages', 'request-rate-ramp-duration', sets);
   if (f['concurrency-ramp-duration'] !== undefined) conflict('stages', 'concurrency-ramp-duration', sets);
   if (f['cooldown-duration'] !== undefined)
-    conflict('stages', 'cooldown-duration', 'end with their last stage (add one); they cannot be combined with');
+    conflict('stages', 'cooldown-duration', 'end the run with their last stage (add a stage for a cooldown); it cannot be combined with');
   if (f['fixed-schedule'] === true) conflict('stages', 'fixed-schedule', sets);
   return { target, stages };
 }
