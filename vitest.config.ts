@@ -13,6 +13,7 @@ const timing = [
   'test/integration/mock-capacity.test.ts',
   'test/integration/shards.test.ts',
   'test/integration/shards-start.test.ts',
+  'test/integration/stages.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };

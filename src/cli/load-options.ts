@@ -31,6 +31,19 @@ export const loadOptions: Record<string, Options> = {
     group: G_LOAD,
     describe: 'ramp the concurrency (or the cap) linearly from 1 over this many seconds',
   },
+  stages: {
+    type: 'string',
+    group: G_LOAD,
+    describe:
+      'k6 stages "30s:10,60s:50,30s:0": the target ramps linearly from the previous one (0 at first) to each over its duration; sets the duration (see README, Stages)',
+  },
+  'stages-target': {
+    type: 'string',
+    choices: ['rate', 'concurrency'],
+    group: G_LOAD,
+    describe:
+      'what --stages sets: rate (open loop, req/s, as --request-rate; --concurrency caps it) or concurrency (closed loop) (default rate)',
+  },
   'benchmark-grace-period': {
     type: 'string',
     group: G_LOAD,

@@ -144,4 +144,6 @@ export interface RunConfig {
 
   /** Settings for the built-in mock when url is null. */
   readonly mock: MockSettings;
+  /** --config: the YAML file merged under the command line; null: none. The other fields are the merged values. */
+  readonly config_file: string | null;
 }

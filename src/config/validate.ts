@@ -22,6 +22,7 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
+import { stagesDurationNs } from '../load/stages.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 import { parseShardFlags, type ShardFlags } from './shard.js';
@@ -77,6 +78,8 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, Stati
   'server-metrics'?: (string | boolean)[] | string | boolean;
   'server-metrics-interval-ms'?: number;
   'slice-duration'?: number;
+  /** --config: the YAML file these flags were merged from (cli/config-file.ts). */
+  config?: string;
 }
 
 
@@ -184,6 +187,8 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
       ? `search-${cfg.search.kind}`
       : l.sweep !== null
         ? `sweep-${l.sweep.kind}`
+        : l.stages !== null
+          ? `stages-${l.stages.target}`
         : l.request_rate !== null
           ? `rate${l.request_rate}`
           : `concurrency${cfg.concurrency}`;
@@ -250,7 +255,10 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.
   const { load, concurrency: givenConcurrency } = parseLoadFlags(f);
   const concurrency = givenConcurrency ?? DEFAULTS.concurrency;
-  const duration = numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ?? null;
+  // --stages set the duration: their sum.
+  const duration =
+    numAtLeast('benchmark-duration', f['benchmark-duration'], 0, true) ??
+    (load.stages === null ? null : stagesDurationNs(load.stages.stages) / 1e9);
   // A duration bounds the run by time unless a count is also given.
   const request_count =
     duration === null
@@ -333,6 +341,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     slice_duration_s: numAtLeast('slice-duration', f['slice-duration'], 0, true) ?? null,
     shard: parseShardFlags(f, env, Date.now()),
     mock: { ttft_ms: ttft, itl_ms: itl },
+    config_file: f.config ?? null,
   });
 }
 

@@ -6,6 +6,7 @@ import type { RunControl } from './control.js';
 import type { CreditIssuer } from './issuer.js';
 import { type IssueResult, type LabelListener, PhaseWindow } from './phase-window.js';
 import { slotOpensAtNs } from './ramp.js';
+import { slotActiveFromNs } from './stages.js';
 import type { SessionFeeder, Ticket } from './sessions.js';
 import { waitUntil } from './timer.js';
 import type { PhaseSpec } from './types.js';
@@ -22,7 +23,7 @@ export interface ModeContext {
 export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<IssueResult> {
   if (spec.mode.kind !== 'concurrency') throw new Error('runClosedLoop: not a concurrency phase');
   if (spec.requestCount === null && spec.durationNs === null) throw new Error('a phase needs a request count or a duration');
-  const { concurrency, rampNs } = spec.mode;
+  const { concurrency, rampNs, stages } = spec.mode;
   const { issuer, feeder, control } = ctx;
   issuer.setLimit(null); // the slots themselves bound what is in flight
   const start = process.hrtime.bigint();
@@ -38,6 +39,12 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
       if (pending && !(await waitUntil(pending.readyAt, control))) {
         feeder.drop(pending.ticket);
         return;
+      }
+      // Stages: a new conversation only while the target is above this slot (k6's ramping VUs).
+      if (stages && !pending) {
+        const now = Number(process.hrtime.bigint() - start);
+        const at = slotActiveFromNs(k, now, stages);
+        if (at === null || (at > now && !(await waitUntil(start + BigInt(at), control)))) return;
       }
       const label = win.take(process.hrtime.bigint());
       if (label === null) {

@@ -2,6 +2,8 @@
 // cancellation, fixed-schedule replay and sweeps. Parsed from the `profile` flags here, so the
 // rules (and the conflicts between flags) live in one place; config/validate.ts calls parseLoadFlags.
 import { InvalidArgumentError } from '../errors.js';
+import { parseStagesFlags, type StagesConfig, type StagesFlags } from './stages-config.js';
+import { stagesPeak } from './stages.js';
 
 export type ArrivalPattern = 'constant' | 'poisson' | 'gamma';
 export const ARRIVAL_PATTERNS: readonly ArrivalPattern[] = ['constant', 'poisson', 'gamma'];
@@ -46,10 +48,12 @@ export interface LoadConfig {
   readonly sweep: SweepConfig | null;
   readonly sweep_stop_on_slo: boolean;
   readonly slo_attainment_fraction: number | null;
+  /** --stages: a piecewise-linear rate or concurrency over time (load/stages.ts); null: none. */
+  readonly stages: StagesConfig | null;
 }
 
 /** The flags this module reads, as yargs hands them over. */
-export interface LoadFlags {
+export interface LoadFlags extends StagesFlags {
   concurrency?: number | string | (number | string)[];
   'request-rate'?: number | string | (number | string)[];
   'arrival-pattern'?: string;
@@ -214,7 +218,9 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   } else if (smooth !== null) {
     pattern = 'gamma';
   }
-  const rateDriven = rate !== null || sweep?.kind === 'rate' || sweep?.kind === 'auto' || f.search === 'max-rate';
+  const stages = parseStagesFlags(f);
+  const rateDriven =
+    rate !== null || sweep?.kind === 'rate' || sweep?.kind === 'auto' || f.search === 'max-rate' || stages?.target === 'rate';
   if (!rateDriven) {
     if (f['arrival-pattern'] !== undefined) conflict('arrival-pattern', 'request-rate', 'needs');
     if (smooth !== null) conflict('arrival-smoothness', 'request-rate', 'needs');
@@ -251,7 +257,7 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
   if (stopOnSlo && fraction === null) conflict('sweep-stop-on-slo', 'slo-attainment-fraction', 'needs');
 
   return {
-    concurrency,
+    concurrency: stages?.target === 'concurrency' ? stagesPeak(stages.stages) : concurrency,
     load: Object.freeze({
       request_rate: rate,
       concurrency_cap,
@@ -273,6 +279,7 @@ export function parseLoadFlags(f: LoadFlags): { load: LoadConfig; concurrency: n
       sweep,
       sweep_stop_on_slo: stopOnSlo,
       slo_attainment_fraction: fraction,
+      stages,
     }),
   };
 }

@@ -166,6 +166,7 @@ export class CreditIssuer {
       turn: args.ticket.turn,
     };
     if (args.traceTimestampMs !== undefined) credit.trace_timestamp_ms = args.traceTimestampMs;
+    if (args.ticket.generationNs !== undefined) credit.generation_delay_ns = args.ticket.generationNs;
     return credit;
   }
 

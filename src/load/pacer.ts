@@ -7,6 +7,7 @@
 // soon as the loop gets to it, and the ones after it keep their planned times.
 import { Rng } from '../dataset/rng.js';
 import type { ArrivalSpec } from './types.js';
+import { stageTimeForCount } from './stages.js';
 
 export type PaceDecision = { action: 'send' } | { action: 'wait'; ns: number } | { action: 'stop' };
 
@@ -110,7 +111,8 @@ export class RateSchedule implements ArrivalSchedule {
       this.s += unitGap(pattern, smoothness, this.rng);
       this.index++;
     }
-    return timeForCount(this.s, this.spec.rate, this.spec.rampNs);
+    const { stages } = this.spec;
+    return stages ? stageTimeForCount(this.s, stages) : timeForCount(this.s, this.spec.rate, this.spec.rampNs);
   }
 }
 

@@ -10,6 +10,7 @@ import { planReplay, readAll, type ReplayPlan } from './replay.js';
 import type { ArrivalSpec, PhaseMode, PhaseSpec } from './types.js';
 import { secondsToNs } from '../timers.js';
 import { shardLoad, shardReplay } from './shard-plan.js';
+import { stagesPeak } from './stages.js';
 
 export type LoadMode = 'concurrency' | 'rate' | 'fixed_schedule';
 
@@ -46,9 +47,9 @@ export function resolveFixedSchedule(cfg: RunConfig, source: ConversationSource)
   }
   if (l.fixed_schedule === false || !source.hasTimestamps) return false;
   // Timestamps and an explicit rate: the user must say which one wins.
-  if (l.request_rate !== null) {
+  if (l.request_rate !== null || l.stages !== null) {
     throw new InvalidArgumentError(
-      `--request-rate: the ${source.kind} dataset has timestamps, replayed on their fixed schedule by default; add --no-fixed-schedule to use the rate instead`,
+      `${l.stages !== null ? '--stages' : '--request-rate'}: the ${source.kind} dataset has timestamps, replayed on their fixed schedule by default; add --no-fixed-schedule to use the rate instead`,
     );
   }
   return true;
@@ -78,6 +79,10 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
       throw new InvalidArgumentError('--fixed-schedule-start-offset: no conversation of the trace falls between the start and end offsets');
     }
     profilingMode = { kind: 'fixed_schedule', cap: l.concurrency_cap, schedule: shardReplay(replay.schedule, cfg.shard) };
+  } else if (l.stages?.target === 'rate') {
+    mode = 'rate';
+    const arrival = { ...arrivalSpec(cfg, stagesPeak(l.stages.stages), 'profiling', null), stages: l.stages.stages };
+    profilingMode = { kind: 'rate', arrival, cap: l.concurrency_cap, capRampNs: null };
   } else if (l.request_rate !== null) {
     mode = 'rate';
     profilingMode = {
@@ -89,6 +94,7 @@ export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedP
   } else {
     mode = 'concurrency';
     profilingMode = { kind: 'concurrency', concurrency: share.concurrency, rampNs: sToNs(l.concurrency_ramp_s) };
+    if (l.stages) profilingMode.stages = l.stages.stages;
   }
 
   const profiling: PhaseSpec = {

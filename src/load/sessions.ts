@@ -27,6 +27,8 @@ export interface Ticket {
   delayMs: number;
   /** True when another turn follows, so the reply must come back for its history. */
   wantReply: boolean;
+  /** First turn only: ns spent producing the conversation (dataset iteration + building the turn), GuideLLM's generation delay. */
+  generationNs?: number;
 }
 
 export interface SessionCounts {
@@ -142,15 +144,18 @@ export class SessionFeeder {
 
   /** The first turn of the source's next conversation. */
   nextNew(): Ticket {
-    return this.start(this.source.next());
+    const t0 = process.hrtime.bigint();
+    return this.start(this.source.next(), t0);
   }
 
   /** The first turn of a given conversation (fixed-schedule replay picks its own order). */
-  start(conversation: Conversation): Ticket {
+  start(conversation: Conversation, t0: bigint = process.hrtime.bigint()): Ticket {
     if (conversation.turns.length === 0) throw new RangeError(`conversation ${conversation.id} has no turns`);
     const session: Session = { id: `${conversation.id}#${this.seq++}`, conversation, history: [] };
     this.counts.started++;
-    return this.ticket(session, 0);
+    const ticket = this.ticket(session, 0);
+    ticket.generationNs = Number(process.hrtime.bigint() - t0);
+    return ticket;
   }
 
   /**

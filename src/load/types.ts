@@ -2,6 +2,7 @@
 // dispatched, and what comes back to it (the status, and the reply a multi-turn session needs).
 import type { Conversation } from '../dataset/types.js';
 import type { Credit, Phase, RecordStatus } from '../records/types.js';
+import type { Stage } from './stages.js';
 
 /** What the scheduler learns from one dispatched request. */
 export interface DispatchResult {
@@ -32,11 +33,13 @@ export interface ArrivalSpec {
   seed: number | string;
   /** A shard's part: arrivals index, index + count, … of the whole schedule (load/shard-plan.ts). */
   shard?: { index: number; count: number };
+  /** --stages: the rate follows these instead of `rate` and `rampNs`; the schedule ends with them. */
+  stages?: readonly Stage[];
 }
 
 export type PhaseMode =
   /** Closed loop: `concurrency` requests in flight, each slot refilled when its request ends. */
-  | { kind: 'concurrency'; concurrency: number; rampNs: number | null }
+  | { kind: 'concurrency'; concurrency: number; rampNs: number | null; stages?: readonly Stage[] }
   /** Open loop: request i at an absolute time from the phase start; optional cap on in-flight requests. */
   | { kind: 'rate'; arrival: ArrivalSpec; cap: number | null; capRampNs: number | null }
   /** Trace replay: each conversation's first turn at its trace timestamp (see replay.ts). */

@@ -169,6 +169,7 @@ export class RecordProcessor {
       credit_issued_ns: raw.credit.credit_issued_ns,
       targeted_start_ns: raw.credit.targeted_start_ns,
       trace_scheduled: raw.credit.trace_timestamp_ms !== undefined,
+      generation_delay_ns: raw.credit.generation_delay_ns ?? null,
       start_ns: raw.start_ns,
       end_ns: raw.end_ns,
       token_ns,

@@ -86,6 +86,8 @@ export interface Credit {
   turn: Turn;
   /** Fixed-schedule replay: the trace timestamp (ms) this request was scheduled at; absent otherwise. */
   trace_timestamp_ms?: number;
+  /** A conversation's first turn: ns the load generator spent producing the conversation (GuideLLM's generation delay). */
+  generation_delay_ns?: number;
 }
 
 /** What a transport returns for one request. Transport-neutral. */
@@ -232,6 +234,8 @@ export interface MetricRecord {
   predecessor_end_ns?: bigint | null;
   /** Images, audio and video figures; absent: a text-only request. */
   media?: MediaMetricInput | null;
+  /** A conversation's first turn: ns spent producing the conversation before it could be scheduled; absent for later turns. */
+  generation_delay_ns?: number | null;
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

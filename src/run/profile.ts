@@ -55,6 +55,7 @@ function describeLoad(cfg: RunConfig): string {
   if (cfg.search) return `search for the ${cfg.search.kind.replace('-', ' ')} meeting the SLOs for ${cfg.search.fraction} of requests`;
   if (l.sweep?.kind === 'auto') return `sweep of ${l.sweep.size} points`;
   if (l.sweep) return `sweep over ${l.sweep.kind} ${l.sweep.values.join(', ')}`;
+  if (l.stages) return `${l.stages.stages.length} stages of ${l.stages.target}`;
   if (l.request_rate !== null)
     return `${l.arrival_pattern} rate ${l.request_rate} req/s${l.concurrency_cap ? `, at most ${l.concurrency_cap} in flight` : ''}`;
   return `concurrency ${cfg.concurrency}`;

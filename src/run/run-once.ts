@@ -8,6 +8,7 @@ import type { RunConfig } from '../config/types.js';
 import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
 import { shardSource } from '../dataset/shard-source.js';
+import { withTestDelay } from '../dataset/test-delay.js';
 import { adapterFor } from '../endpoints/index.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { makeArtifactDir } from '../export/artifact-file.js';
@@ -37,6 +38,7 @@ import { servebenchVersion } from '../version.js';
 import { writeRunReport } from './report.js';
 import { SaturationWatch } from './saturation-watch.js';
 import { estimateClock, shardSection, startAtMonotonic } from './shard-start.js';
+import { renderStages, stageResults, type StageResult } from './stage-report.js';
 import type { ShardConfig } from '../config/shard.js';
 
 function describeShard(s: ShardConfig, startAtNs: bigint | null): string {
@@ -71,7 +73,7 @@ export async function prepareRun(
   source?: ConversationSource,
 ): Promise<PreparedRun> {
   // A fresh source per run, so every sweep point sends the same conversations in the same order.
-  const src = source ?? (await createConversationSource(cfg, tokenizer, { log }));
+  const src = source ?? withTestDelay(await createConversationSource(cfg, tokenizer, { log }), process.env);
   const resolved = buildPlan(cfg, src);
   // A shard draws its own conversations of the run's stream; a replay's entries are split in the plan.
   return { source: resolved.mode === 'fixed_schedule' ? src : shardSource(src, cfg.shard), resolved };
@@ -244,6 +246,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const shard = cfg.shard && clock ? shardSection(cfg.shard, wallAnchor, p?.start_ns ?? null, clock) : null;
   if (shard?.late)
     env.log(`warning: shard ${shard.index} started profiling ${shard.late_ms!.toFixed(0)} ms after --start-at ${shard.start_at}`);
+  const st = cfg.load.stages;
+  const stages: StageResult[] | null = st && p ? stageResults(st.target, st.stages, p.start_ns, records) : null;
   let server: ServerMetricsReport | null = null;
   try {
     if (serverMetrics && p) {
@@ -283,6 +287,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         phases: { warmup: phaseJson(result.warmup), profiling: phaseJson(p) },
         // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
         measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
+        ...(stages ? { stages } : {}),
         ...catalogue.report(summary),
         ...watch?.report(),
         ...env.extra,
@@ -294,6 +299,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
+  const consoleText = [server?.console, stages && renderStages(stages, process.stdout.isTTY === true)].filter((t) => !!t).join('\n\n');
   return {
     dir: env.dir,
     mode,
@@ -301,7 +307,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     result,
     firstError,
     writeError,
-    console: server?.console ?? null,
+    console: consoleText === '' ? null : consoleText,
     overSaturated: watch?.stopped ?? false,
   };
 }

@@ -4,6 +4,7 @@
 // - Replay schedule lag (AIPerf reference, "Replay Schedule Lag Metrics"): computed once over the
 //   whole profiling phase from every request sent at a trace timestamp, anchored to the least-late
 //   one; exported, not shown in the console.
+// - generation_delay (GuideLLM): time spent producing each conversation before it can be scheduled.
 // - context_overflow_count (AIPerf reference, "Context Overflow Count"): error bodies that say the
 //   context length was exceeded.
 import type { ProcessedRecord, RecordError } from '../../records/types.js';
@@ -24,6 +25,21 @@ export const requestDispatchDelay: RecordMetricDef = {
   group: 'default',
   requires: [],
   compute: (r) => (r.targeted_start_ns == null ? undefined : diffNs(r.start_ns, r.targeted_start_ns)),
+};
+
+// GuideLLM's generation delay: from the scheduler asking for the next conversation to its first
+// turn being ready (dataset iteration and building the turn). One value per conversation, on its
+// first turn's record. The HTTP body is built at dispatch; that cost is in the dispatch delay.
+export const generationDelay: RecordMetricDef = {
+  kind: 'record',
+  tag: 'generation_delay',
+  header: 'Generation Delay',
+  unit: 'ns',
+  display: 'ms',
+  flags: MetricFlag.NONE,
+  group: 'default',
+  requires: [],
+  compute: (r) => r.generation_delay_ns ?? undefined,
 };
 
 export const replaySendScheduleOffset: RecordMetricDef = {
@@ -130,7 +146,7 @@ export const contextOverflowCount: RunMetricDef = {
   },
 };
 
-export const schedulingRecordMetrics: readonly RecordMetricDef[] = [requestDispatchDelay, replaySendScheduleOffset];
+export const schedulingRecordMetrics: readonly RecordMetricDef[] = [requestDispatchDelay, generationDelay, replaySendScheduleOffset];
 export const schedulingRunMetrics: readonly RunMetricDef[] = [
   replaySchedLagP50,
   replaySchedLagP90,

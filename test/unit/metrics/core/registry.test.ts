@@ -221,6 +221,7 @@ describe('default catalogue', () => {
         'http_req_chunks_received',
         // Scheduling: dispatch delay, replay schedule lag (fixed schedule), context overflow.
         'request_dispatch_delay',
+        'generation_delay',
         'replay_send_schedule_offset',
         'replay_sched_lag_p50',
         'replay_sched_lag_p90',
