@@ -82,7 +82,6 @@ export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, Stati
   config?: string;
 }
 
-
 function bad(flag: string, msg: string): never {
   throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
@@ -189,9 +188,9 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
         ? `sweep-${l.sweep.kind}`
         : l.stages !== null
           ? `stages-${l.stages.target}`
-        : l.request_rate !== null
-          ? `rate${l.request_rate}`
-          : `concurrency${cfg.concurrency}`;
+          : l.request_rate !== null
+            ? `rate${l.request_rate}`
+            : `concurrency${cfg.concurrency}`;
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
