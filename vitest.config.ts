@@ -10,6 +10,7 @@ const timing = [
   'test/integration/native-transport.test.ts',
   'test/unit/load/sessions.test.ts',
   'test/unit/load/control.test.ts',
+  'test/integration/multi-target.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };

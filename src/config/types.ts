@@ -4,6 +4,7 @@ import type { LoadConfig } from '../load/config.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
+import type { TargetsConfig } from './targets.js';
 
 export type EndpointType = 'chat' | 'completions';
 export type ExportLevel = 'summary' | 'records' | 'raw';
@@ -57,6 +58,8 @@ export interface RunConfig {
   readonly api_key: string | null;
   /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (config/auth.ts). */
   readonly url_credentials: UrlCredentials | null;
+  /** Every --url (the first is `url`) and --model (the first is `model`), and how requests are spread over them. */
+  readonly targets: TargetsConfig;
   /** Extra request headers (lower-cased names). */
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */

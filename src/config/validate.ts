@@ -21,10 +21,12 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
-  url?: string;
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, TargetFlags {
+  /** Repeatable: several targets (config/targets.ts). */
+  url?: string | string[];
   model?: string;
   'endpoint-type'?: string;
   endpoint?: string;
@@ -181,7 +183,7 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
 /** --transport, --transport-threads, --read-coalesce-us; native with a URL it cannot serve is bad input (transport/select.ts). */
 function transportSettings(
   f: ProfileFlags,
-  url: string | null,
+  urls: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
@@ -189,7 +191,7 @@ function transportSettings(
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
   const read_coalesce_us = intAtLeast('read-coalesce-us', f['read-coalesce-us'], 0, DEFAULTS.read_coalesce_us);
   if (read_coalesce_us > MAX_READ_COALESCE_US) bad('read-coalesce-us', `must be at most ${MAX_READ_COALESCE_US}, got ${read_coalesce_us}`);
-  if (url !== null) chooseTransport(transport, url, env);
+  for (const u of urls) chooseTransport(transport, u, env);
   const max_response_bytes = sizeCap('max-response-bytes', f['max-response-bytes'], DEFAULTS.max_response_bytes);
   const max_event_bytes = sizeCap('max-event-bytes', f['max-event-bytes'], Math.min(DEFAULTS.max_event_bytes, max_response_bytes));
   if (max_event_bytes > max_response_bytes)
@@ -226,13 +228,19 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 }
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
-  const parsedUrl = f.url === undefined ? null : parseUrl(f.url);
+  // Several --url and --model a,b: config/targets.ts; the first of each is the run's `url` / `model`.
+  const urls = listOf(f.url).map((raw) => {
+    const p = parseUrl(raw);
+    return { url: p.url, credentials: p.credentials };
+  });
+  const parsedUrl = urls[0] ?? null;
   const url = parsedUrl?.url ?? null;
+  const models = parseModels(f.model);
+  const targets = parseTargets(urls, models, f);
   const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
   let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
-  const model = f.model ?? (url === null ? DEFAULTS.model : '');
-  if (f.model !== undefined && f.model.trim() === '') bad('model', 'must not be empty');
+  const model = models[0] ?? (url === null ? DEFAULTS.model : '');
 
   // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.
   const { load, concurrency: givenConcurrency } = parseLoadFlags(f);
@@ -276,6 +284,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     api_key: apiKey === '' ? null : apiKey,
     headers,
     url_credentials: parsedUrl?.credentials ?? null,
+    targets,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
     concurrency,
     load,
@@ -298,7 +307,11 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
     histogram_significant_digits: histogramDigits(f['histogram-significant-digits']),
-    ...transportSettings(f, url, env),
+    ...transportSettings(
+      f,
+      urls.map((u) => u.url),
+      env,
+    ),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),

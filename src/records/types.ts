@@ -52,6 +52,14 @@ export interface Credit {
   turn: Turn;
   /** Fixed-schedule replay: the trace timestamp (ms) this request was scheduled at; absent otherwise. */
   trace_timestamp_ms?: number;
+  /** The URL (without credentials) and model the request went to (run/targets.ts); absent: not known. */
+  target?: RequestTarget;
+}
+
+/** Where one request went: a --url (credentials removed) and a --model. */
+export interface RequestTarget {
+  url: string;
+  model: string;
 }
 
 /** What a transport returns for one request. Transport-neutral. */

@@ -82,6 +82,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       baseUrl = cfg.url;
       auth = authHeaders(cfg);
       const pre = await preflight(baseUrl, auth);
+      // Every further --url is reached before the run too (each with its own credentials).
+      for (const t of cfg.targets.urls.slice(1)) await preflight(t.url, authHeaders({ ...cfg, url_credentials: t.credentials }));
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
     const chosen =

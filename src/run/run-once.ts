@@ -8,7 +8,6 @@ import type { RunConfig } from '../config/types.js';
 import { createConversationSource } from '../dataset/index.js';
 import type { ConversationSource } from '../dataset/types.js';
 import { adapterFor } from '../endpoints/index.js';
-import { RequestBuilder } from '../endpoints/request.js';
 import { makeArtifactDir } from '../export/artifact-file.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import { ArtifactWriteError } from '../errors.js';
@@ -27,7 +26,8 @@ import { RecordPipeline, recordWorkerCrashHook } from './record-pipeline.js';
 import type { CreditCounters } from '../load/counters.js';
 import type { ProcessedRecord } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { openTransport } from '../transport/select.js';
+import { TargetRouter } from './targets.js';
+import { buildBreakdown } from '../export/breakdown.js';
 import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
@@ -81,7 +81,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
 
   const adapter = adapterFor(cfg.endpoint_type);
-  const builder = new RequestBuilder(cfg, adapter);
   // The metric catalogue's hooks (issue 4): --per-chunk-usage, network RTT probes, thresholds and SLOs.
   const catalogue = new CatalogueRun(cfg, env.baseUrl, env.dir);
   const processor = new RecordProcessor({
@@ -95,7 +94,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const decode = { spec: adapter.decodeSpec, keepPayloads: cfg.export_level === 'raw' };
   // An artifact dir that cannot be made is one line (ArtifactWriteError), before anything is sent.
   await makeArtifactDir(env.dir);
-  const transport = await openTransport(cfg, env.baseUrl, connections, env.log, decode);
+  // One transport per --url; each request's URL and model are picked as it is sent (run/targets.ts).
+  const transport = await TargetRouter.open(cfg, adapter, env.baseUrl, connections, env.log, decode);
   // The first artifact that could not be written (a full disk): the run stops issuing, drains, still
   // tries every export, and ends with this one line (exit code 1).
   let writeError: ArtifactWriteError | null = null;
@@ -147,7 +147,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       source,
       {
         dispatch: async (credit, opts) => {
-          const raw = await transport.send(credit, builder.build(credit), opts.signal);
+          const raw = await transport.sendCredit(credit, opts.signal);
           harness.observe(raw);
           let prepared: PreparedRecord;
           try {
@@ -204,6 +204,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     metricOptions: { ...(await catalogue.metricOptions(env.log)), measurement_window: measurementWindow(result) },
     significantDigits: cfg.histogram_significant_digits,
   });
+  // Per URL and per model, beside the totals, when the run had more than one of either (export/breakdown.ts).
+  const breakdown = buildBreakdown(records, { significantDigits: cfg.histogram_significant_digits }, process.stdout.isTTY === true);
   const degraded = findMetric(summary, 'replay_sched_degraded');
   if (degraded?.kind === 'single' && degraded.stats.avg === 1) {
     const ms = (tag: string) => {
@@ -254,6 +256,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         // GuideLLM's measurement window (see load/benchmark.ts): profiling start → measured end.
         measurement_window: p ? { start_ns: p.start_ns, end_ns: p.measured_end_ns } : null,
         ...catalogue.report(summary),
+        ...(breakdown ? { breakdown: breakdown.json } : {}),
         ...env.extra,
       },
     });
@@ -263,7 +266,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  return { dir: env.dir, mode, summary, result, firstError, writeError, console: server?.console ?? null };
+  const consoles = [breakdown?.console ?? null, server?.console ?? null].filter((x) => x !== null);
+  return { dir: env.dir, mode, summary, result, firstError, writeError, console: consoles.length > 0 ? consoles.join('\n\n') : null };
 }
 
 /**
