@@ -11,6 +11,7 @@ const timing = [
   'test/unit/load/sessions.test.ts',
   'test/unit/load/control.test.ts',
   'test/integration/multi-target.test.ts',
+  'test/integration/template-endpoint.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };

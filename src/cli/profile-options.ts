@@ -3,6 +3,7 @@ import type { Options } from 'yargs';
 import { DEFAULTS, MAX_READ_COALESCE_US } from '../config/defaults.js';
 import { loadOptions } from './load-options.js';
 import { targetOptions } from './target-options.js';
+import { templateOptions } from './template-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -29,9 +30,10 @@ export const profileOptions: Record<string, Options> = {
     describe: 'model name, or several a,b (see --model-selection-strategy; default: the first of GET /v1/models)',
   },
   ...targetOptions,
+  ...templateOptions,
   'endpoint-type': {
     type: 'string',
-    choices: ['chat', 'completions'],
+    choices: ['chat', 'completions', 'template', 'realtime'],
     group: G_ENDPOINT,
     describe: `API shape (default ${DEFAULTS.endpoint_type})`,
   },

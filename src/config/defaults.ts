@@ -56,4 +56,6 @@ export const DEFAULTS = {
 export const ENDPOINT_PATHS = {
   chat: '/v1/chat/completions',
   completions: '/v1/completions',
+  template: '/generate',
+  realtime: '/v1/realtime',
 } as const;

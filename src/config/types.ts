@@ -5,8 +5,9 @@ import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
 import type { TargetsConfig } from './targets.js';
+import type { TemplateSettings } from '../endpoints/template-config.js';
 
-export type EndpointType = 'chat' | 'completions';
+export type EndpointType = 'chat' | 'completions' | 'template' | 'realtime';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
@@ -52,6 +53,8 @@ export interface RunConfig {
   readonly url: string | null;
   readonly model: string;
   readonly endpoint_type: EndpointType;
+  /** --endpoint-type template: the body template and response paths (endpoints/template-config.ts); else null. */
+  readonly template: TemplateSettings | null;
   /** Request path, e.g. /v1/chat/completions. */
   readonly endpoint: string;
   readonly streaming: boolean;

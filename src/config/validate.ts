@@ -22,9 +22,10 @@ import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
+import { parseTemplateFlags, type TemplateFlags } from '../endpoints/template-config.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, TargetFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, TargetFlags, TemplateFlags {
   /** Repeatable: several targets (config/targets.ts). */
   url?: string | string[];
   model?: string;
@@ -237,7 +238,12 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   const url = parsedUrl?.url ?? null;
   const models = parseModels(f.model);
   const targets = parseTargets(urls, models, f);
-  const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ['chat', 'completions'], DEFAULTS.endpoint_type);
+  const endpoint_type = oneOf<EndpointType>(
+    'endpoint-type',
+    f['endpoint-type'],
+    ['chat', 'completions', 'template', 'realtime'],
+    DEFAULTS.endpoint_type,
+  );
   let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
   const model = models[0] ?? (url === null ? DEFAULTS.model : '');
@@ -279,6 +285,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     url,
     model,
     endpoint_type,
+    template: parseTemplateFlags(f, endpoint_type),
     endpoint,
     streaming,
     api_key: apiKey === '' ? null : apiKey,

@@ -28,4 +28,6 @@ export interface EndpointAdapter {
   parse(data: string): Payload;
   /** parse()'s reading of an SSE event, for the native decoder. */
   readonly decodeSpec: DecodeSpec;
+  /** The usage of a native usage slice (decodeSpec.usage[source] matched `text`); absent: usageOfPayload at its path. */
+  usageOfSlice?(source: number, text: string): Usage | null;
 }

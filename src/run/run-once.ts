@@ -80,7 +80,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       );
   }
 
-  const adapter = adapterFor(cfg.endpoint_type);
+  const adapter = adapterFor(cfg.endpoint_type, cfg);
   // The metric catalogue's hooks (issue 4): --per-chunk-usage, network RTT probes, thresholds and SLOs.
   const catalogue = new CatalogueRun(cfg, env.baseUrl, env.dir);
   const processor = new RecordProcessor({
