@@ -246,6 +246,9 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
   );
   let endpoint: string = f.endpoint ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
+  // Realtime is WebSocket on the JS path only (transport/realtime.ts).
+  if (endpoint_type === 'realtime' && f.transport === 'native')
+    bad('transport', 'native has no WebSocket path for --endpoint-type realtime; use auto or undici');
   const model = models[0] ?? (url === null ? DEFAULTS.model : '');
 
   // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.

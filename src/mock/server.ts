@@ -14,6 +14,7 @@ import { MockServerMetrics } from './server-metrics.js';
 import { planGeneration, type EndpointKind } from './request.js';
 import { BodyJob, StreamJob, type ResponseContext } from './stream.js';
 import { tokenizeResponse } from './words.js';
+import { attachRealtime } from './realtime.js';
 
 export interface MockServer {
   /** e.g. http://127.0.0.1:40123 (no trailing slash). */
@@ -177,6 +178,8 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
   // Benchmarks hold connections open between requests; never close them from this side.
   server.keepAliveTimeout = 10 * 60_000;
   server.maxRequestsPerSocket = 0;
+  // The OpenAI Realtime API over WebSocket (realtime.ts).
+  const realtime = attachRealtime(server, opts);
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -202,6 +205,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     close() {
       closing ??= new Promise<void>((resolve) => {
         clock.stop();
+        realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }).then(() => recorder?.close());

@@ -172,6 +172,7 @@ export class RecordProcessor {
       spec_decode: d.spec_decode ?? null,
       trace: raw.trace ?? null,
     };
+    if (raw.sent_ns) input.sent_ns = raw.sent_ns;
     return { input, texts };
   }
 }

@@ -89,6 +89,8 @@ export interface RawRecord {
    * adapter decodes, or every event (--export-level raw) with those last.
    */
   decoded?: DecodedStream | null;
+  /** Realtime (WebSocket): the stamps of the client events sent, in order (GuideLLM's round-trip metrics). */
+  sent_ns?: bigint[];
 }
 
 /**
@@ -204,6 +206,8 @@ export interface MetricRecord {
   first_choice_ns?: bigint | null;
   /** Multi-turn: when the previous turn of the same session ended; null/absent for a first turn or single-turn request. */
   predecessor_end_ns?: bigint | null;
+  /** Realtime (WebSocket): stamps of the client events sent; absent on HTTP. */
+  sent_ns?: bigint[];
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

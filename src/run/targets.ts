@@ -8,6 +8,8 @@ import { RequestBuilder } from '../endpoints/request.js';
 import { TargetSelector } from '../load/targets.js';
 import type { Credit, RawRecord } from '../records/types.js';
 import { openTransport } from '../transport/select.js';
+import { RealtimeTransport } from '../transport/realtime.js';
+import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, StreamDecode, Transport } from '../transport/types.js';
 
 interface Target {
@@ -54,7 +56,11 @@ export class TargetRouter implements Transport {
     const targets: Target[] = [];
     try {
       for (const u of urls) {
-        const transport = await openTransport(cfg, u.url, connections, u === urls[0] ? log : () => {}, decode);
+        // Realtime speaks WebSocket (ws, on the JS thread); everything else HTTP on --transport's choice.
+        const transport =
+          cfg.endpoint_type === 'realtime'
+            ? new RealtimeTransport({ baseUrl: u.url, requestTimeoutMs: capWaitMs(cfg.request_timeout_s * 1000) })
+            : await openTransport(cfg, u.url, connections, u === urls[0] ? log : () => {}, decode);
         targets.push({ url: u.url, transport, builders: new Map() });
       }
     } catch (err) {

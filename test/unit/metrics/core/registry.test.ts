@@ -18,6 +18,7 @@ import { schedulingRecordMetrics, schedulingRunMetrics } from '../../../../src/m
 import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../../src/metrics/families/guidellm.js';
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from '../../../../src/metrics/families/energy.js';
 import { theoreticalPrefixCacheHitRate } from '../../../../src/metrics/families/prefix-cache.js';
+import { realtimeRecordMetrics } from '../../../../src/metrics/families/realtime.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../../src/metrics/core/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -103,6 +104,7 @@ describe('default catalogue', () => {
       ...nvidiaEnergyMetrics,
       ...amdEnergyMetrics,
       theoreticalPrefixCacheHitRate,
+      ...realtimeRecordMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -126,6 +128,8 @@ describe('default catalogue', () => {
         'e2e_output_token_throughput',
         'request_latency',
         'theoretical_prefix_cache_hit_rate',
+        'time_to_last_round_trip',
+        'average_round_trip_time',
         'request_count',
         'error_request_count',
         'request_error_rate',
