@@ -4,6 +4,7 @@
 // with the same timing (--ttft-ms, --itl-ms), so a template run and a chat run can be compared.
 // The token count is the body's params.n (template) or max_tokens (chat). Prints its URL.
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 const args = Object.fromEntries(
   process.argv
@@ -18,10 +19,12 @@ const ITL = Number(args['itl-ms'] ?? 10);
 
 function stream(res, n, event, final) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
+  // Absolute due times (TTFT, then ITL apart): a late timer does not push the later tokens back.
+  const t0 = performance.now();
   let i = 0;
   const next = () => {
     res.write(`data: ${JSON.stringify(event(i))}\n\n`);
-    if (++i < n) setTimeout(next, ITL);
+    if (++i < n) setTimeout(next, Math.max(0, t0 + TTFT + i * ITL - performance.now()));
     else {
       if (final) res.write(`data: ${JSON.stringify(final)}\n\n`);
       res.end('data: [DONE]\n\n');
@@ -40,7 +43,8 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => (body += c));
   req.on('end', () => {
     const b = JSON.parse(body);
-    const word = (i) => `w${i} `;
+    // One cl100k token each.
+    const word = (i) => (i === 0 ? 'hello' : ' hello');
     if (req.url === '/v1/chat/completions') {
       const n = b.max_tokens ?? 8;
       stream(res, n, (i) => ({ choices: [{ index: 0, delta: { content: word(i) } }] }), {

@@ -27,6 +27,8 @@ describe.each(['native', 'undici'])('--url A --url B on the %s transport', (tran
         ...['--url', a.url, '--url', b.url, '--url-weights', '3,1'],
         ...['--model', 'base,lora-1', '--transport', transport],
         ...['--concurrency', '8', '--request-count', '60', '--isl', '20', '--osl', '12', '--export-level', 'records'],
+        // The mock's own token counts: the ITL divisor is its token count, so the ITL is its --itl-ms.
+        '--use-server-token-count',
         ...['--artifact-dir', dir, '--ui', 'none', '--no-server-metrics'],
       ],
       { timeoutMs: 60_000 },
@@ -55,8 +57,9 @@ describe.each(['native', 'undici'])('--url A --url B on the %s transport', (tran
     const byUrl = exp.breakdown.url;
     expect(Object.keys(byUrl).sort()).toEqual([a.url, b.url].sort());
     expect(byUrl[a.url].counts.issued + byUrl[b.url].counts.issued).toBe(exp.counts.issued);
-    const itlA = byUrl[a.url].metrics.inter_token_latency.avg;
-    const itlB = byUrl[b.url].metrics.inter_token_latency.avg;
+    // Medians: on a loaded machine a few requests whose chunks the JS thread read late (undici) skew the mean.
+    const itlA = byUrl[a.url].metrics.inter_token_latency.p50;
+    const itlB = byUrl[b.url].metrics.inter_token_latency.p50;
     expect(Math.abs(itlA / ITL_A - 1), `ITL of A ${itlA} ms`).toBeLessThan(0.05);
     expect(Math.abs(itlB / ITL_B - 1), `ITL of B ${itlB} ms`).toBeLessThan(0.05);
     expect(Object.keys(exp.breakdown.model).sort()).toEqual(['base', 'lora-1']);
