@@ -55,9 +55,13 @@ const template = (endpoint: string, content: string) => [
   ...['--response-content-path', content, '--response-usage-path', 'meta.usage'],
 ];
 
-function near(a: number, b: number, what: string): void {
-  // Same server timing, measured in two runs on a busy machine: 10 % or 2 ms.
-  expect(Math.abs(a - b), `${what}: ${a} vs ${b}`).toBeLessThan(Math.max(2, 0.1 * b));
+/**
+ * Same server timing, measured in two runs: the medians within `pct` or `ms`. The bounds cover the
+ * shared 2-core test host at a load average of ~20 (TTFT then moves by up to ~15 ms between runs);
+ * a decode that lost or mis-stamped the tokens would be off by far more (no TTFT, or ITL ~0).
+ */
+function near(a: number, b: number, what: string, pct: number, ms: number): void {
+  expect(Math.abs(a - b), `${what}: ${a} vs ${b}`).toBeLessThan(Math.max(ms, pct * b));
 }
 
 describe('--endpoint-type template', () => {
@@ -69,8 +73,8 @@ describe('--endpoint-type template', () => {
       const flat = await profile([...template('/flat', 'token.text'), '--transport', transport]);
       for (const t of [arr, flat]) {
         expect(t.counts.succeeded).toBe(8);
-        near(t.metrics.time_to_first_token.avg, chat.metrics.time_to_first_token.avg, 'TTFT');
-        near(t.metrics.inter_token_latency.avg, chat.metrics.inter_token_latency.avg, 'ITL');
+        near(t.metrics.time_to_first_token.p50, chat.metrics.time_to_first_token.p50, 'TTFT', 0.25, 5);
+        near(t.metrics.inter_token_latency.p50, chat.metrics.inter_token_latency.p50, 'ITL', 0.15, 3);
         expect(t.metrics.output_sequence_length.avg).toBe(chat.metrics.output_sequence_length.avg);
       }
       // The server's ITL (20 ms), counted with its own token counts.
