@@ -14,6 +14,8 @@ const timing = [
   'test/integration/shards.test.ts',
   'test/integration/shards-start.test.ts',
   'test/integration/stages.test.ts',
+  'test/integration/multi-target.test.ts',
+  'test/integration/template-endpoint.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };

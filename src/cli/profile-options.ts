@@ -5,6 +5,8 @@ import { endpointTypeOptions } from './endpoint-options.js';
 import { loadOptions } from './load-options.js';
 import { mediaOptions } from './media-options.js';
 import { limitOptions } from './limit-options.js';
+import { targetOptions } from './target-options.js';
+import { templateOptions } from './template-options.js';
 
 const G_ENDPOINT = 'Endpoint:';
 const G_LOAD = 'Load:';
@@ -18,8 +20,21 @@ const G_DATASET = 'Datasets (see README, Datasets):';
 const G_METRICS = 'Metrics:';
 
 export const profileOptions: Record<string, Options> = {
-  url: { type: 'string', alias: 'u', group: G_ENDPOINT, describe: 'server base URL; without it the built-in mock is started' },
-  model: { type: 'string', alias: 'm', group: G_ENDPOINT, describe: 'model name (default: the first of GET /v1/models)' },
+  url: {
+    type: 'string',
+    array: true,
+    alias: 'u',
+    group: G_ENDPOINT,
+    describe: 'server base URL (repeatable: requests spread round robin, or by --url-weights); without it the built-in mock is started',
+  },
+  model: {
+    type: 'string',
+    alias: 'm',
+    group: G_ENDPOINT,
+    describe: 'model name, or several a,b (see --model-selection-strategy; default: the first of GET /v1/models)',
+  },
+  ...targetOptions,
+  ...templateOptions,
   'endpoint-type': {
     type: 'string',
     choices: [...ENDPOINT_TYPES],

@@ -76,4 +76,6 @@ export const ENDPOINT_PATHS = {
   transcriptions: '/v1/audio/transcriptions',
   image_generation: '/v1/images/generations',
   video_generation: '/v1/videos',
+  template: '/generate',
+  realtime: '/v1/realtime',
 } as const;

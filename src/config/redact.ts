@@ -34,6 +34,8 @@ export function redactConfig(cfg: RunConfig): Record<string, unknown> {
     api_key: cfg.api_key === null ? null : REDACTED,
     headers: redactHeaders(cfg.headers),
     url_credentials: cfg.url_credentials === null ? null : REDACTED,
+    // Every --url's credentials are secret.
+    targets: { ...cfg.targets, urls: cfg.targets.urls.map((u) => ({ url: u.url, credentials: u.credentials === null ? null : REDACTED })) },
   };
 }
 
@@ -63,8 +65,9 @@ export function secretsOf(cfg: RunConfig): string[] {
     if (isHarmlessHeader(name)) continue;
     out.push(value, ...credentialParts(value));
   }
-  const c = cfg.url_credentials;
-  if (c !== null) {
+  const creds = [cfg.url_credentials, ...cfg.targets.urls.map((u) => u.credentials)];
+  for (const c of creds) {
+    if (c === null) continue;
     out.push(`${c.username}:${c.password}`, basicToken(c));
     if (c.password !== '') out.push(c.password);
   }

@@ -6,6 +6,8 @@ import type { OverSaturationConfig, SearchConfig } from '../load/limits.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
+import type { TargetsConfig } from './targets.js';
+import type { TemplateSettings } from '../endpoints/template-config.js';
 import type { EndpointSettings } from './endpoint-settings.js';
 import type { ShardConfig } from './shard.js';
 
@@ -18,7 +20,9 @@ export type EndpointType =
   | 'messages'
   | 'transcriptions'
   | 'image_generation'
-  | 'video_generation';
+  | 'video_generation'
+  | 'template'
+  | 'realtime';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
@@ -64,12 +68,16 @@ export interface RunConfig {
   readonly url: string | null;
   readonly model: string;
   readonly endpoint_type: EndpointType;
+  /** --endpoint-type template: the body template and response paths (endpoints/template-config.ts); else null. */
+  readonly template: TemplateSettings | null;
   /** Request path, e.g. /v1/chat/completions. */
   readonly endpoint: string;
   readonly streaming: boolean;
   readonly api_key: string | null;
   /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (config/auth.ts). */
   readonly url_credentials: UrlCredentials | null;
+  /** Every --url (the first is `url`) and --model (the first is `model`), and how requests are spread over them. */
+  readonly targets: TargetsConfig;
   /** Extra request headers (lower-cased names). */
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */

@@ -24,13 +24,17 @@ import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
 import { stagesDurationNs } from '../load/stages.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
+import { parseTemplateFlags, type TemplateFlags } from '../endpoints/template-config.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 import { parseShardFlags, type ShardFlags } from './shard.js';
 import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags, ShardFlags {
-  url?: string;
+export interface ProfileFlags
+  extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags, ShardFlags, TargetFlags, TemplateFlags {
+  /** Repeatable: several targets (config/targets.ts). */
+  url?: string | string[];
   model?: string;
   'endpoint-type'?: string;
   endpoint?: string;
@@ -197,7 +201,7 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
 /** --transport, --transport-threads, --read-coalesce-us; native with a URL it cannot serve is bad input (transport/select.ts). */
 function transportSettings(
   f: ProfileFlags,
-  url: string | null,
+  urls: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
@@ -205,7 +209,7 @@ function transportSettings(
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
   const read_coalesce_us = intAtLeast('read-coalesce-us', f['read-coalesce-us'], 0, DEFAULTS.read_coalesce_us);
   if (read_coalesce_us > MAX_READ_COALESCE_US) bad('read-coalesce-us', `must be at most ${MAX_READ_COALESCE_US}, got ${read_coalesce_us}`);
-  if (url !== null) chooseTransport(transport, url, env);
+  for (const u of urls) chooseTransport(transport, u, env);
   const max_response_bytes = sizeCap('max-response-bytes', f['max-response-bytes'], DEFAULTS.max_response_bytes);
   const max_event_bytes = sizeCap('max-event-bytes', f['max-event-bytes'], Math.min(DEFAULTS.max_event_bytes, max_response_bytes));
   if (max_event_bytes > max_response_bytes)
@@ -242,14 +246,23 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 }
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
-  const parsedUrl = f.url === undefined ? null : parseUrl(f.url);
+  // Several --url and --model a,b: config/targets.ts; the first of each is the run's `url` / `model`.
+  const urls = listOf(f.url).map((raw) => {
+    const p = parseUrl(raw);
+    return { url: p.url, credentials: p.credentials };
+  });
+  const parsedUrl = urls[0] ?? null;
   const url = parsedUrl?.url ?? null;
+  const models = parseModels(f.model);
+  const targets = parseTargets(urls, models, f);
   const endpoint_type = oneOf<EndpointType>('endpoint-type', f['endpoint-type'], ENDPOINT_TYPES, DEFAULTS.endpoint_type);
   const endpoint_settings = parseEndpointFlags(f, endpoint_type);
   let endpoint: string = f.endpoint ?? settingsPath(endpoint_type, endpoint_settings) ?? ENDPOINT_PATHS[endpoint_type];
   if (!endpoint.startsWith('/')) endpoint = '/' + endpoint;
-  const model = f.model ?? (url === null ? DEFAULTS.model : '');
-  if (f.model !== undefined && f.model.trim() === '') bad('model', 'must not be empty');
+  // Realtime is WebSocket on the JS path only (transport/realtime.ts).
+  if (endpoint_type === 'realtime' && f.transport === 'native')
+    bad('transport', 'native has no WebSocket path for --endpoint-type realtime; use auto or undici');
+  const model = models[0] ?? (url === null ? DEFAULTS.model : '');
 
   // Scheduling flags (rates, ramps, phases, replay, sweeps) and their conflicts: load/config.ts.
   const { load, concurrency: givenConcurrency } = parseLoadFlags(f);
@@ -303,11 +316,13 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     url,
     model,
     endpoint_type,
+    template: parseTemplateFlags(f, endpoint_type),
     endpoint,
     streaming,
     api_key: apiKey === '' ? null : apiKey,
     headers,
     url_credentials: parsedUrl?.credentials ?? null,
+    targets,
     extra_inputs: parseExtraInputs(f['extra-inputs']),
     endpoint_settings,
     concurrency,
@@ -333,7 +348,11 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     export_level: oneOf<ExportLevel>('export-level', f['export-level'], ['summary', 'records', 'raw'], DEFAULTS.export_level),
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
     histogram_significant_digits: histogramDigits(f['histogram-significant-digits']),
-    ...transportSettings(f, url, env),
+    ...transportSettings(
+      f,
+      urls.map((u) => u.url),
+      env,
+    ),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),

@@ -1,5 +1,7 @@
 // Adapter lookup by endpoint type.
-import type { EndpointType } from '../config/types.js';
+import type { EndpointType, RunConfig } from '../config/types.js';
+import { templateAdapter } from './template.js';
+import { realtimeAdapter } from './realtime.js';
 import { chatAdapter } from './chat.js';
 import { completionsAdapter } from './completions.js';
 import { embeddingsAdapter } from './embeddings.js';
@@ -11,7 +13,8 @@ import { transcriptionsAdapter } from './transcriptions.js';
 import type { EndpointAdapter } from './types.js';
 import { videoGenerationAdapter } from './video-generation.js';
 
-const ADAPTERS: Record<EndpointType, EndpointAdapter> = {
+// The template endpoint has no fixed adapter: it is built from the run's settings.
+const ADAPTERS: Record<Exclude<EndpointType, 'template'>, EndpointAdapter> = {
   chat: chatAdapter,
   completions: completionsAdapter,
   embeddings: embeddingsAdapter,
@@ -21,8 +24,12 @@ const ADAPTERS: Record<EndpointType, EndpointAdapter> = {
   transcriptions: transcriptionsAdapter,
   image_generation: imageGenerationAdapter,
   video_generation: videoGenerationAdapter,
+  realtime: realtimeAdapter,
 };
 
-export function adapterFor(type: EndpointType): EndpointAdapter {
-  return ADAPTERS[type];
+/** The run's adapter; the template endpoint's is built from its settings (template.ts). */
+export function adapterFor(type: EndpointType, cfg?: Pick<RunConfig, 'template'>): EndpointAdapter {
+  if (type !== 'template') return ADAPTERS[type];
+  if (!cfg?.template) throw new Error('the template endpoint needs its settings (--template-file)');
+  return templateAdapter(cfg.template);
 }

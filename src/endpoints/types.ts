@@ -43,4 +43,6 @@ export interface EndpointAdapter {
   authHeaders?(cfg: RunConfig): Record<string, string>;
   /** False: the API generates no text (embeddings, rankings), so output token counts have no value. */
   readonly generates?: boolean;
+  /** The usage of a native usage slice (decodeSpec.usage[source] matched `text`); absent: usageOfPayload at its path. */
+  usageOfSlice?(source: number, text: string): Usage | null;
 }

@@ -18,7 +18,7 @@ export interface RecordLineInput {
     RawRecord,
     'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body'
   > & {
-    credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns'> & {
+    credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns' | 'target'> & {
       turn: Pick<Turn, 'max_tokens'>;
     };
   };
@@ -61,6 +61,10 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
     `"max_tokens":${raw.credit.turn.max_tokens ?? 'null'}`,
     `"metrics":{${metrics.join(',')}}`,
   ];
+  // Several targets: which URL and model (the breakdown of export/breakdown.ts is rebuilt from these).
+  const t = raw.credit.target;
+  if (t !== undefined)
+    parts.splice(parts.length - 1, 0, `"url":${JSON.stringify(scrub(t.url))}`, `"model":${JSON.stringify(scrub(t.model))}`);
   if (level === 'raw') {
     parts.push(`"chunk_ns":[${raw.event_ns.join(',')}]`);
     const payloads = raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body];

@@ -21,6 +21,7 @@ import { amdEnergyMetrics, nvidiaEnergyMetrics } from './families/energy.js';
 import * as eff from './families/effective.js';
 import { theoreticalPrefixCacheHitRate } from './families/prefix-cache.js';
 import { mediaRecordMetrics } from './families/media.js';
+import { realtimeRecordMetrics } from './families/realtime.js';
 
 /** Declaration order is display order; evaluation order is worked out by the registry. */
 export const defaultMetricDefs: readonly MetricDef[] = [
@@ -77,6 +78,8 @@ export const defaultMetricDefs: readonly MetricDef[] = [
   guide.requestScheduledLatency,
   guide.turnPredecessorDelay,
   guide.turnSchedulingDelay,
+  // GuideLLM's round trips of the realtime WebSocket endpoint (values only with --endpoint-type realtime).
+  ...realtimeRecordMetrics,
   ...sched.schedulingRunMetrics,
   // GPU power efficiency (their own console sections; values only with --gpu-telemetry).
   ...nvidiaEnergyMetrics,

@@ -18,6 +18,7 @@ import { CapacityQueue } from './capacity.js';
 import { tokenizeResponse } from './words.js';
 import { MOCK_APIS } from './apis.js';
 import { requestObject, type MockApi } from './shape.js';
+import { attachRealtime } from './realtime.js';
 
 export interface MockServer {
   /** e.g. http://127.0.0.1:40123 (no trailing slash). */
@@ -191,6 +192,8 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
   // Benchmarks hold connections open between requests; never close them from this side.
   server.keepAliveTimeout = 10 * 60_000;
   server.maxRequestsPerSocket = 0;
+  // The OpenAI Realtime API over WebSocket (realtime.ts).
+  const realtime = attachRealtime(server, opts);
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
@@ -216,6 +219,7 @@ export async function startMockServer(partial: Partial<MockOptions> = {}): Promi
     close() {
       closing ??= new Promise<void>((resolve) => {
         clock.stop();
+        realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }).then(() => recorder?.close());

@@ -77,7 +77,7 @@ export class PayloadFold {
   }
 
   /** The native decoder's reading of a response's events (before any tail); first, on an empty fold. */
-  addDecoded(d: DecodedStream, spec: DecodeSpec): void {
+  addDecoded(d: DecodedStream, spec: DecodeSpec, usageOfSlice?: (source: number, text: string) => Usage | null): void {
     this.content = d.content;
     this.reasoning = d.reasoning;
     this.token_ns = d.token_ns;
@@ -85,7 +85,7 @@ export class PayloadFold {
     this.first_choice_ns = d.first_choice_ns;
     for (const s of d.usage ?? []) {
       // Every slice is read, the warning-only ones too, so usage.ts warns as it would per payload.
-      const u = usageOfPayload(decodeJson(wrapAtPath(spec.usage[s.source].path, s.text)));
+      const u = usageOfSlice ? usageOfSlice(s.source, s.text) : usageOfPayload(decodeJson(wrapAtPath(spec.usage[s.source].path, s.text)));
       if (s.last) this.usage = u;
       if (s.first_token) this.firstChunkTokens = u?.completion_tokens ?? null;
     }

@@ -100,7 +100,7 @@ export class RecordProcessor {
     const fold = new PayloadFold();
     // Events the native decoder read come folded; the adapter decodes the rest (the tail), if any.
     const native = raw.streaming ? raw.decoded : undefined;
-    if (native) fold.addDecoded(native, this.opts.adapter.decodeSpec);
+    if (native) fold.addDecoded(native, this.opts.adapter.decodeSpec, this.opts.adapter.usageOfSlice?.bind(this.opts.adapter));
     const from = native ? raw.event_data.length - native.tail : 0;
     const payloads: [string, bigint, string][] = raw.streaming
       ? raw.event_data.slice(from).map((d, i) => [d, raw.event_ns[from + i], raw.event_type[from + i] ?? ''])
@@ -188,6 +188,7 @@ export class RecordProcessor {
     };
     const media = mediaInput(turn.media, valid ? d.media : null);
     if (media) input.media = media;
+    if (raw.sent_ns) input.sent_ns = raw.sent_ns;
     return { input, texts };
   }
 }

@@ -89,6 +89,7 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
         credit_issued_ns,
         targeted_start_ns,
         turn: { prompt: '', isl, max_tokens: maxTokens },
+        ...(typeof o.url === 'string' && typeof o.model === 'string' ? { target: { url: o.url, model: o.model } } : {}),
       },
       start_ns,
       end_ns,

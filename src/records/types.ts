@@ -88,6 +88,14 @@ export interface Credit {
   trace_timestamp_ms?: number;
   /** A conversation's first turn: ns the load generator spent producing the conversation (GuideLLM's generation delay). */
   generation_delay_ns?: number;
+  /** The URL (without credentials) and model the request went to (run/targets.ts); absent: not known. */
+  target?: RequestTarget;
+}
+
+/** Where one request went: a --url (credentials removed) and a --model. */
+export interface RequestTarget {
+  url: string;
+  model: string;
 }
 
 /** What a transport returns for one request. Transport-neutral. */
@@ -117,6 +125,8 @@ export interface RawRecord {
    * adapter decodes, or every event (--export-level raw) with those last.
    */
   decoded?: DecodedStream | null;
+  /** Realtime (WebSocket): the stamps of the client events sent, in order (GuideLLM's round-trip metrics). */
+  sent_ns?: bigint[];
 }
 
 /**
@@ -236,6 +246,8 @@ export interface MetricRecord {
   media?: MediaMetricInput | null;
   /** A conversation's first turn: ns spent producing the conversation before it could be scheduled; absent for later turns. */
   generation_delay_ns?: number | null;
+  /** Realtime (WebSocket): stamps of the client events sent; absent on HTTP. */
+  sent_ns?: bigint[];
 }
 
 /** A metric value for one record: a scalar, or a list (e.g. inter_chunk_latency). */

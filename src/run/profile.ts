@@ -87,11 +87,15 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       log(`started the built-in mock server at ${baseUrl}`);
     } else {
       baseUrl = cfg.url;
-      const adapter = adapterFor(cfg.endpoint_type);
+      const adapter = adapterFor(cfg.endpoint_type, cfg);
       auth = requestAuthHeaders(cfg, adapter);
       const pre = await preflight(baseUrl, auth);
-      if (cfg.endpoint_type !== 'chat' && cfg.endpoint_type !== 'completions')
+      // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
+      if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
         await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth);
+      // Every further --url is reached before the run too (each with its own credentials).
+      for (const t of cfg.targets.urls.slice(1))
+        await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter));
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
     const chosen =

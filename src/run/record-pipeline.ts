@@ -133,6 +133,7 @@ export class RecordPipeline {
                   credit_issued_ns: raw.credit.credit_issued_ns,
                   targeted_start_ns: raw.credit.targeted_start_ns,
                   turn: { max_tokens: raw.credit.turn.max_tokens },
+                  ...(raw.credit.target ? { target: raw.credit.target } : {}),
                 },
                 start_ns: raw.start_ns,
                 end_ns: raw.end_ns,

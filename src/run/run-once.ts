@@ -10,7 +10,6 @@ import type { ConversationSource } from '../dataset/types.js';
 import { shardSource } from '../dataset/shard-source.js';
 import { withTestDelay } from '../dataset/test-delay.js';
 import { adapterFor } from '../endpoints/index.js';
-import { RequestBuilder } from '../endpoints/request.js';
 import { makeArtifactDir } from '../export/artifact-file.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import { ArtifactWriteError } from '../errors.js';
@@ -29,7 +28,8 @@ import { RecordPipeline, recordWorkerCrashHook } from './record-pipeline.js';
 import type { CreditCounters } from '../load/counters.js';
 import type { ProcessedRecord } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { openTransport } from '../transport/select.js';
+import { TargetRouter } from './targets.js';
+import { buildBreakdown } from '../export/breakdown.js';
 import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
@@ -96,8 +96,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       );
   }
 
-  const adapter = adapterFor(cfg.endpoint_type);
-  const builder = new RequestBuilder(cfg, adapter);
+  const adapter = adapterFor(cfg.endpoint_type, cfg);
   // The metric catalogue's hooks (issue 4): --per-chunk-usage, network RTT probes, thresholds and SLOs.
   const catalogue = new CatalogueRun(cfg, env.baseUrl, env.dir);
   const processor = new RecordProcessor({
@@ -111,7 +110,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   const decode = { spec: adapter.decodeSpec, keepPayloads: cfg.export_level === 'raw' };
   // An artifact dir that cannot be made is one line (ArtifactWriteError), before anything is sent.
   await makeArtifactDir(env.dir);
-  const transport = await openTransport(cfg, env.baseUrl, connections, env.log, decode);
+  // One transport per --url; each request's URL and model are picked as it is sent (run/targets.ts).
+  const transport = await TargetRouter.open(cfg, adapter, env.baseUrl, connections, env.log, decode);
   // The first artifact that could not be written (a full disk): the run stops issuing, drains, still
   // tries every export, and ends with this one line (exit code 1).
   let writeError: ArtifactWriteError | null = null;
@@ -170,7 +170,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
       {
         dispatch: async (credit, opts) => {
           watch?.onSend(credit.phase);
-          const raw = await transport.send(credit, builder.build(credit), opts.signal);
+          const raw = await transport.sendCredit(credit, opts.signal);
           harness.observe(raw);
           let prepared: PreparedRecord;
           try {
@@ -232,6 +232,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     metricOptions: { ...(await catalogue.metricOptions(env.log)), measurement_window: measurementWindow(result) },
     significantDigits: cfg.histogram_significant_digits,
   });
+  // Per URL and per model, beside the totals, when the run had more than one of either (export/breakdown.ts).
+  const breakdown = buildBreakdown(records, { significantDigits: cfg.histogram_significant_digits }, process.stdout.isTTY === true);
   const degraded = findMetric(summary, 'replay_sched_degraded');
   if (degraded?.kind === 'single' && degraded.stats.avg === 1) {
     const ms = (tag: string) => {
@@ -290,6 +292,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
         ...(stages ? { stages } : {}),
         ...catalogue.report(summary),
         ...watch?.report(),
+        ...(breakdown ? { breakdown: breakdown.json } : {}),
         ...env.extra,
       },
     });
@@ -299,7 +302,9 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
   const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
-  const consoleText = [server?.console, stages && renderStages(stages, process.stdout.isTTY === true)].filter((t) => !!t).join('\n\n');
+  const consoleText = [breakdown?.console, server?.console, stages && renderStages(stages, process.stdout.isTTY === true)]
+    .filter((t) => !!t)
+    .join('\n\n');
   return {
     dir: env.dir,
     mode,

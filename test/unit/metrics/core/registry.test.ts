@@ -19,6 +19,7 @@ import { guidellmRecordMetrics, guidellmRunMetrics } from '../../../../src/metri
 import { amdEnergyMetrics, nvidiaEnergyMetrics } from '../../../../src/metrics/families/energy.js';
 import { theoreticalPrefixCacheHitRate } from '../../../../src/metrics/families/prefix-cache.js';
 import { mediaRecordMetrics } from '../../../../src/metrics/families/media.js';
+import { realtimeRecordMetrics } from '../../../../src/metrics/families/realtime.js';
 import type { MetricDef, RecordMetricDef, RunMetricDef } from '../../../../src/metrics/core/types.js';
 
 function rec(tag: string, requires: string[] = []): RecordMetricDef {
@@ -105,6 +106,7 @@ describe('default catalogue', () => {
       ...amdEnergyMetrics,
       theoreticalPrefixCacheHitRate,
       ...mediaRecordMetrics,
+      ...realtimeRecordMetrics,
     ];
     expect(new Set(defaultMetricDefs)).toEqual(new Set(families));
     expect(defaultMetricDefs.length).toBe(families.length);
@@ -128,6 +130,8 @@ describe('default catalogue', () => {
         'e2e_output_token_throughput',
         'request_latency',
         'theoretical_prefix_cache_hit_rate',
+        'time_to_last_round_trip',
+        'average_round_trip_time',
         'request_count',
         'error_request_count',
         'request_error_rate',

@@ -1,0 +1,122 @@
+// A run's targets: one transport per --url (each its own native engine or undici pool, so neither
+// transport needs to know about several origins), one request builder per URL and model, and the
+// pick of each request's target (load/targets.ts). The credit sent carries the target, so the record
+// (and records.jsonl) names the URL and model it went to.
+import type { RunConfig } from '../config/types.js';
+import type { EndpointAdapter } from '../endpoints/types.js';
+import { RequestBuilder } from '../endpoints/request.js';
+import { TargetSelector } from '../load/targets.js';
+import type { Credit, RawRecord } from '../records/types.js';
+import { openTransport } from '../transport/select.js';
+import { RealtimeTransport } from '../transport/realtime.js';
+import { capWaitMs } from '../timers.js';
+import type { PreparedRequest, StreamDecode, Transport } from '../transport/types.js';
+
+interface Target {
+  url: string;
+  transport: Transport;
+  /** model → builder (the body's model and this URL's credentials). */
+  builders: Map<string, RequestBuilder>;
+}
+
+export class TargetRouter implements Transport {
+  readonly name: string;
+  private readonly selector: TargetSelector;
+
+  private constructor(
+    private readonly cfg: RunConfig,
+    private readonly adapter: EndpointAdapter,
+    private readonly targets: Target[],
+  ) {
+    this.name = targets[0].transport.name;
+    const t = cfg.targets;
+    this.selector = new TargetSelector({
+      urlCount: targets.length,
+      urlWeights: targets.length === t.urls.length ? t.url_weights : null,
+      models: t.models.length > 0 ? t.models : [cfg.model],
+      strategy: t.model_selection_strategy,
+      modelWeights: t.models.length > 0 ? t.model_weights : null,
+      seed: cfg.random_seed,
+    });
+  }
+
+  /**
+   * Opens a transport per --url; `baseUrl` stands alone when the run has none (the mock) or one
+   * (a sweep point's own base URL is the run's).
+   */
+  static async open(
+    cfg: RunConfig,
+    adapter: EndpointAdapter,
+    baseUrl: string,
+    connections: number | null,
+    log: (msg: string) => void,
+    decode?: StreamDecode,
+  ): Promise<TargetRouter> {
+    const urls = cfg.targets.urls.length > 1 ? cfg.targets.urls : [{ url: baseUrl, credentials: cfg.url_credentials }];
+    const targets: Target[] = [];
+    try {
+      for (const u of urls) {
+        // Realtime speaks WebSocket (ws, on the JS thread); everything else HTTP on --transport's choice.
+        const transport =
+          cfg.endpoint_type === 'realtime'
+            ? new RealtimeTransport({ baseUrl: u.url, requestTimeoutMs: capWaitMs(cfg.request_timeout_s * 1000) })
+            : await openTransport(cfg, u.url, connections, u === urls[0] ? log : () => {}, decode);
+        targets.push({ url: u.url, transport, builders: new Map() });
+      }
+    } catch (err) {
+      await Promise.all(targets.map((t) => t.transport.close()));
+      throw err;
+    }
+    if (urls.length > 1) log(`targets: ${urls.length} URLs, ${cfg.targets.url_weights ? 'weighted' : 'round robin'}`);
+    return new TargetRouter(cfg, adapter, targets);
+  }
+
+  /** The native engine's counters of the first target (the harness monitor's). */
+  get readCoalesceUs(): number | undefined {
+    return (this.targets[0].transport as { readCoalesceUs?: number }).readCoalesceUs;
+  }
+
+  stats(): Record<string, unknown> {
+    const t = this.targets[0].transport as { stats?: () => Record<string, unknown> };
+    return t.stats ? t.stats() : {};
+  }
+
+  /** The request for a credit, its target chosen now (in issue order). */
+  prepare(credit: Credit): { credit: Credit; request: PreparedRequest; target: number } {
+    const pick = this.selector.next();
+    const target = this.targets[pick.url];
+    let builder = target.builders.get(pick.model);
+    if (builder === undefined) {
+      const u = this.cfg.targets.urls.find((x) => x.url === target.url);
+      const cfg: RunConfig = {
+        ...this.cfg,
+        model: pick.model,
+        url: target.url,
+        url_credentials: u ? u.credentials : this.cfg.url_credentials,
+      };
+      builder = new RequestBuilder(cfg, this.adapter);
+      target.builders.set(pick.model, builder);
+    }
+    const c: Credit = { ...credit, target: { url: target.url, model: pick.model } };
+    return { credit: c, request: builder.build(c), target: pick.url };
+  }
+
+  /** Picks the credit's target, builds its request and sends it there. */
+  sendCredit(credit: Credit, signal?: AbortSignal | null): Promise<RawRecord> {
+    const p = this.prepare(credit);
+    return this.targets[p.target].transport.send(p.credit, p.request, signal);
+  }
+
+  /** A request already built goes to the first target (the Transport contract). */
+  send(credit: Credit, request: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+    return this.targets[0].transport.send(credit, request, signal);
+  }
+
+  cancelAll(reason: string): void {
+    for (const t of this.targets) t.transport.cancelAll(reason);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.targets.map((t) => t.transport.close()));
+  }
+}
