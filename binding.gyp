@@ -22,6 +22,7 @@
         "native/engine.cc",
         "native/engine_loop.cc",
         "native/engine_conn.cc",
+        "native/engine_tls.cc",
         "native/engine_req.cc",
         "native/engine_sched.cc",
         "native/engine_binding.cc",

@@ -21,9 +21,10 @@ import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlC
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseTlsFlags, type TlsFlags } from './tls-flags.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
-export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags {
+export interface ProfileFlags extends DatasetFlags, LoadFlags, StatisticsFlags, TlsFlags {
   url?: string;
   model?: string;
   'endpoint-type'?: string;
@@ -299,6 +300,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
     ui: oneOf<UiMode>('ui', f.ui, ['auto', 'none'], DEFAULTS.ui),
     histogram_significant_digits: histogramDigits(f['histogram-significant-digits']),
     ...transportSettings(f, url, env),
+    tls: parseTlsFlags(f),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),

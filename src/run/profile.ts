@@ -59,6 +59,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   // Before anything is printed or written: every string out of this process is scrubbed of these.
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
+  if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
@@ -81,7 +82,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     } else {
       baseUrl = cfg.url;
       auth = authHeaders(cfg);
-      const pre = await preflight(baseUrl, auth);
+      const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
     const chosen =

@@ -26,6 +26,7 @@ const SOURCES = [
   'engine.cc',
   'engine_loop.cc',
   'engine_conn.cc',
+  'engine_tls.cc',
   'engine_req.cc',
   'engine_sched.cc',
   'engine_batch_binding.cc',
