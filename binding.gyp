@@ -30,6 +30,7 @@
         "native/mockserver.cc",
         "native/mockserver_format.cc",
         "native/mockserver_binding.cc",
+        "native/mockserver_tls.cc",
         "native/power.cc",
         "native/power_binding.cc",
         "native/telemetry_backend.cc",

@@ -307,6 +307,10 @@ export interface MockServerOptions {
   defaultTokens?: number;
   /** Each event carries "sb_send_ns": the CLOCK_MONOTONIC time of the write() that sent it (19 digits, a string). */
   stampEvents?: boolean;
+  /** Serve TLS with this PEM certificate chain and key (native/mockserver_tls.h); with tlsClientCa, client certificates are required. */
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsClientCa?: string;
 }
 
 export interface NativeMockServer {

@@ -34,6 +34,7 @@ const SOURCES = [
   'mockserver.cc',
   'mockserver_format.cc',
   'mockserver_binding.cc',
+  'mockserver_tls.cc',
   'json_scan.cc',
   'sse_decode.cc',
   'sse_decode_binding.cc',
