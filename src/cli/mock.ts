@@ -191,7 +191,11 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: 1,
           describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)',
         },
-        'tls-cert': { type: 'string', coerce: lastPath, describe: 'with --fast: serve https with this PEM certificate (chain); needs --tls-key' },
+        'tls-cert': {
+          type: 'string',
+          coerce: lastPath,
+          describe: 'with --fast: serve https with this PEM certificate (chain); needs --tls-key',
+        },
         'tls-key': { type: 'string', coerce: lastPath, describe: 'with --fast: the PEM private key of --tls-cert' },
         'tls-client-ca': {
           type: 'string',
@@ -287,7 +291,8 @@ function mockTls(
   fast: boolean,
 ): { cert: string; key: string; clientCa: string | null } | null {
   if (cert === undefined && key === undefined && clientCa === undefined) return null;
-  if (!fast) throw new InvalidArgumentError(`--${cert !== undefined ? 'tls-cert' : key !== undefined ? 'tls-key' : 'tls-client-ca'} needs --fast`);
+  if (!fast)
+    throw new InvalidArgumentError(`--${cert !== undefined ? 'tls-cert' : key !== undefined ? 'tls-key' : 'tls-client-ca'} needs --fast`);
   if (cert === undefined) throw new InvalidArgumentError('--tls-cert: required with --tls-key or --tls-client-ca');
   if (key === undefined) throw new InvalidArgumentError('--tls-key: required with --tls-cert');
   return { cert, key, clientCa: clientCa ?? null };

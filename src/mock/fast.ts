@@ -68,7 +68,9 @@ export async function startFastMockServer(opts: MockOptions, fast: FastMockSetti
         model: opts.modelName,
         defaultTokens: Math.round((DEFAULT_LENGTH_MIN + DEFAULT_LENGTH_MAX) / 2),
         stampEvents: fast.stampEvents,
-        ...(fast.tls ? { tlsCert: fast.tls.cert, tlsKey: fast.tls.key, ...(fast.tls.clientCa ? { tlsClientCa: fast.tls.clientCa } : {}) } : {}),
+        ...(fast.tls
+          ? { tlsCert: fast.tls.cert, tlsKey: fast.tls.key, ...(fast.tls.clientCa ? { tlsClientCa: fast.tls.clientCa } : {}) }
+          : {}),
       }),
   );
   const port = server.port();

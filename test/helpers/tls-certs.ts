@@ -23,7 +23,9 @@ function openssl(dir: string, args: string[]): void {
   try {
     execFileSync(OPENSSL, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
-    throw new Error(`the TLS tests need the openssl CLI (apt-get install openssl): openssl ${args[0]} failed: ${(err as Error).message}`);
+    throw new Error(`the TLS tests need the openssl CLI (apt-get install openssl): openssl ${args[0]} failed: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 

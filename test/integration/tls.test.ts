@@ -136,7 +136,7 @@ function transport(name: string, url: string, tls: TlsSettings, connections: num
 }
 
 async function sendOne(t: NativeTransport | UndiciTransport, id = 0) {
-  return t.send({ credit_id: id, targeted_start_ns: null } as never, { ...SEND, body: BODY } as never);
+  return t.send({ credit_id: id, targeted_start_ns: null } as never, { ...SEND, body: BODY });
 }
 
 describe('TLS failures as records', () => {
