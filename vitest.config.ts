@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // group runs several files at once, and a CPU-heavy neighbour (the bench tests, the ASan build) would
 // delay their timers by tens of ms. (On a 2-core CI host vitest runs one file at a time anyway.)
 const timing = [
+  'test/integration/tls-timing.test.ts',
   'test/integration/replay.test.ts',
   'test/integration/load.test.ts',
   'test/integration/native-transport.test.ts',

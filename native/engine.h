@@ -32,6 +32,8 @@ class Object;
 
 namespace servebench {
 
+class TlsClient;
+
 // How a request ended, when not with a complete response.
 enum class EngineError : uint8_t { kNone = 0, kConnection = 1, kParse = 2, kTimeout = 3, kCancelled = 4 };
 
@@ -57,6 +59,8 @@ struct EngineOptions {
   std::shared_ptr<const DecodeSpec> decode;
   // With `decode`: keep every payload string too (--export-level raw writes them).
   bool keep_payloads = false;
+  // https:// targets: the TLS client every connection handshakes with (engine_tls.h); null: plain TCP.
+  std::shared_ptr<TlsClient> tls;
 };
 
 struct EngineRequest {
@@ -96,7 +100,9 @@ struct EngineRecord {
   // HTTP trace (0: did not happen). Connection setup only when the request opened the connection.
   bool reused = false;
   int64_t connect_start_ns = 0;
-  int64_t connect_end_ns = 0;
+  int64_t connect_end_ns = 0;  // TCP connected
+  int64_t tls_start_ns = 0;    // TLS handshake began (https only)
+  int64_t tls_end_ns = 0;      // TLS handshake finished
   int64_t send_start_ns = 0;   // first byte about to be written
   int64_t send_end_ns = 0;     // whole request handed to the socket
   int64_t first_byte_ns = 0;   // stamp of the read that completed the response head
@@ -125,6 +131,8 @@ struct EngineStats {
   int64_t read_delay_p99_ns = 0;
   int64_t read_delay_max_ns = 0;
   uint64_t coalesce_sleeps = 0;  // times a thread held off its next look (read coalescing)
+  uint64_t tls_handshakes = 0;   // TLS handshakes completed
+  uint64_t tls_resumed = 0;      // of which resumed a cached session
 };
 
 class IoLoop;

@@ -55,7 +55,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   Napi::Uint32Array counts = Napi::Uint32Array::New(env, n);
   Napi::BigInt64Array event_ns = Napi::BigInt64Array::New(env, events);
   // Per record: connect start, connect end, send start, send end, first byte (0: none) ...
-  Napi::BigInt64Array trace_ns = Napi::BigInt64Array::New(env, n * 5);
+  Napi::BigInt64Array trace_ns = Napi::BigInt64Array::New(env, n * 7);
   // ... and connection reused (0/1), bytes written, bytes read, writes, body reads.
   Napi::Float64Array trace_counts = Napi::Float64Array::New(env, n * 5);
   std::vector<napi_value> data, types, bodies(n), errors(n), decoded(any_decoded ? n : 0);
@@ -73,11 +73,13 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
     sent[i] = static_cast<double>(r.bytes_sent);
     received[i] = static_cast<double>(r.bytes_received);
     counts[i] = static_cast<uint32_t>(r.event_ns.size());
-    trace_ns[i * 5] = r.connect_start_ns;
-    trace_ns[i * 5 + 1] = r.connect_end_ns;
-    trace_ns[i * 5 + 2] = r.send_start_ns;
-    trace_ns[i * 5 + 3] = r.send_end_ns;
-    trace_ns[i * 5 + 4] = r.first_byte_ns;
+    trace_ns[i * 7] = r.connect_start_ns;
+    trace_ns[i * 7 + 1] = r.connect_end_ns;
+    trace_ns[i * 7 + 2] = r.send_start_ns;
+    trace_ns[i * 7 + 3] = r.send_end_ns;
+    trace_ns[i * 7 + 4] = r.first_byte_ns;
+    trace_ns[i * 7 + 5] = r.tls_start_ns;
+    trace_ns[i * 7 + 6] = r.tls_end_ns;
     trace_counts[i * 5] = r.reused ? 1 : 0;
     trace_counts[i * 5 + 1] = static_cast<double>(r.send_end_ns != 0 ? r.bytes_sent : 0);
     trace_counts[i * 5 + 2] = static_cast<double>(r.wire_received);

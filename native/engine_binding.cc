@@ -1,7 +1,8 @@
 // The JS binding of the native stream engine: class Engine.
 //
 //   new Engine({address, port, threads, maxConnections, maxResponseBytes, maxEventBytes, priority,
-//               readCoalesceUs, decode, keepPayloads}, onRecords)
+//               readCoalesceUs, decode, keepPayloads,
+//               tls: {servername, verify, caFile, extraCaFile, systemCaFile, certFile, keyFile}}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
 //
@@ -18,6 +19,7 @@
 
 #include "engine.h"
 #include "engine_batch.h"
+#include "engine_tls.h"
 #include "errors.h"
 
 namespace servebench {
@@ -137,6 +139,9 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
       else ThrowBadArg(env, "Engine: options.priority must be normal, raised or realtime");
     }
 
+    Napi::Value tls = o.Get("tls");
+    if (!tls.IsUndefined() && !tls.IsNull()) opts.tls = MakeTls(env, tls);
+
     state_ = std::make_shared<EngineState>();
     EngineState* s = state_.get();
     s->env = env;
@@ -172,6 +177,36 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
                            std::to_string(hi) + "]");
     }
     return static_cast<int>(d);
+  }
+
+  static std::string StrOption(Napi::Env env, Napi::Object o, const char* key) {
+    Napi::Value v = o.Get(key);
+    if (v.IsUndefined() || v.IsNull()) return std::string();
+    if (!v.IsString()) ThrowBadArg(env, std::string("Engine: options.tls.") + key + " must be a string");
+    return v.As<Napi::String>().Utf8Value();
+  }
+
+  // TS has checked the files exist; OpenSSL's failure to load one is still one coded error.
+  static std::shared_ptr<TlsClient> MakeTls(Napi::Env env, Napi::Value v) {
+    if (!v.IsObject()) ThrowBadArg(env, "Engine: options.tls must be an object");
+    Napi::Object t = v.As<Napi::Object>();
+    TlsOptions to;
+    to.servername = StrOption(env, t, "servername");
+    Napi::Value verify = t.Get("verify");
+    if (!verify.IsUndefined()) {
+      if (!verify.IsBoolean()) ThrowBadArg(env, "Engine: options.tls.verify must be a boolean");
+      to.verify = verify.As<Napi::Boolean>().Value();
+    }
+    to.ca_file = StrOption(env, t, "caFile");
+    to.extra_ca_file = StrOption(env, t, "extraCaFile");
+    to.system_ca_file = StrOption(env, t, "systemCaFile");
+    to.cert_file = StrOption(env, t, "certFile");
+    to.key_file = StrOption(env, t, "keyFile");
+    try {
+      return std::make_shared<TlsClient>(to);
+    } catch (const std::exception& e) {
+      ThrowCoded(env, "SB_NATIVE_TLS", e.what(), ErrorKind::kError);
+    }
   }
 
   void Shutdown() {
@@ -309,6 +344,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("read_delay_p99_ns", static_cast<double>(st.read_delay_p99_ns));
     o.Set("read_delay_max_ns", static_cast<double>(st.read_delay_max_ns));
     o.Set("coalesce_sleeps", static_cast<double>(st.coalesce_sleeps));
+    o.Set("tls_handshakes", static_cast<double>(st.tls_handshakes));
+    o.Set("tls_resumed", static_cast<double>(st.tls_resumed));
     return o;
   }
 

@@ -7,6 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+
+#include <algorithm>
 #include <cstring>
 
 #include "engine_loop.h"
@@ -65,14 +68,57 @@ Conn* IoLoop::OpenConn(Req* r, int64_t now) {
   c->connecting = rc != 0;
   c->want_write = c->connecting;
   c->connect_start_ns = connect_start;
-  if (!c->connecting) c->connect_end_ns = EngineClockNs();
   epoll_event ev{};
   ev.events = EPOLLIN | EPOLLRDHUP | (c->connecting ? static_cast<uint32_t>(EPOLLOUT) : 0u);
   ev.data.ptr = c;
   epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev);
   Attach(c, r);
-  if (!c->connecting) TryWrite(c, now);
+  if (!c->connecting) Connected(c, now);
   return c;
+}
+
+// TCP is up: plain connections write the request, TLS ones begin the handshake.
+void IoLoop::Connected(Conn* c, int64_t now) {
+  c->connecting = false;
+  c->connect_end_ns = EngineClockNs();
+  if (!options_.tls) {
+    TryWrite(c, now);
+    return;
+  }
+  c->ssl = options_.tls->NewSsl(c->fd);
+  if (c->ssl == nullptr) {
+    ConnFailed(c, EngineError::kConnection, "tls: cannot allocate a session", now, false);
+    return;
+  }
+  c->handshaking = true;
+  c->tls_start_ns = c->connect_end_ns;
+  Handshake(c, now);
+}
+
+// One step of the non-blocking handshake: it asks for readability or writability, and the epoll
+// loop calls again when the socket has it.
+void IoLoop::Handshake(Conn* c, int64_t now) {
+  ERR_clear_error();
+  errno = 0;
+  const int rc = SSL_do_handshake(c->ssl);
+  if (rc == 1) {
+    c->handshaking = false;
+    c->tls_end_ns = EngineClockNs();
+    tls_handshakes_.fetch_add(1, std::memory_order_relaxed);
+    if (SSL_session_reused(c->ssl)) tls_resumed_.fetch_add(1, std::memory_order_relaxed);
+    SetWrite(c, false);
+    TryWrite(c, now);
+    return;
+  }
+  const int e = errno;
+  const int err = SSL_get_error(c->ssl, rc);
+  if (err == SSL_ERROR_WANT_READ) {
+    SetWrite(c, false);
+  } else if (err == SSL_ERROR_WANT_WRITE) {
+    SetWrite(c, true);
+  } else {
+    ConnFailed(c, EngineError::kConnection, TlsClient::Error(c->ssl, rc, err, e), now, false);
+  }
 }
 
 void IoLoop::Attach(Conn* c, Req* r) {
@@ -94,7 +140,7 @@ void IoLoop::SetWrite(Conn* c, bool on) {
 
 void IoLoop::TryWrite(Conn* c, int64_t now) {
   Req* r = c->req;
-  if (r == nullptr || c->connecting) return;
+  if (r == nullptr || c->connecting || c->handshaking) return;
   const std::string& b = r->in.bytes;
   EngineRecord& rec = r->rec;
   if (r->written == 0) {
@@ -102,9 +148,32 @@ void IoLoop::TryWrite(Conn* c, int64_t now) {
     rec.reused = c->reused;
     rec.connect_start_ns = c->reused ? 0 : c->connect_start_ns;
     rec.connect_end_ns = c->reused ? 0 : c->connect_end_ns;
+    rec.tls_start_ns = c->reused ? 0 : c->tls_start_ns;
+    rec.tls_end_ns = c->reused ? 0 : c->tls_end_ns;
     rec.writes = 0;
   }
   while (r->written < b.size()) {
+    if (c->ssl != nullptr) {
+      ERR_clear_error();
+      errno = 0;
+      const int n =
+          SSL_write(c->ssl, b.data() + r->written, static_cast<int>(std::min<size_t>(b.size() - r->written, 1 << 30)));
+      if (n > 0) {
+        r->written += static_cast<size_t>(n);
+        ++rec.writes;
+        continue;
+      }
+      const int e = errno;
+      const int err = SSL_get_error(c->ssl, n);
+      if (err == SSL_ERROR_WANT_WRITE || err == SSL_ERROR_WANT_READ) {
+        SetWrite(c, true);
+        return;
+      }
+      const std::string why =
+          err == SSL_ERROR_SYSCALL ? EngineSysError("write", e != 0 ? e : EPIPE) : TlsClient::Error(nullptr, n, err, e);
+      ConnFailed(c, EngineError::kConnection, why, now, true);
+      return;
+    }
     const ssize_t n = send(c->fd, b.data() + r->written, b.size() - r->written, MSG_NOSIGNAL);
     if (n > 0) {
       r->written += static_cast<size_t>(n);
@@ -136,19 +205,52 @@ void IoLoop::OnConnEvent(Conn* c, uint32_t events, int64_t now) {
       ConnFailed(c, EngineError::kConnection, EngineSysError("connect", err), now, false);
       return;
     }
-    c->connecting = false;
-    c->connect_end_ns = EngineClockNs();
-    TryWrite(c, now);
+    Connected(c, now);
+    return;
+  }
+  if (c->handshaking) {
+    Handshake(c, now);
     return;
   }
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(c);
   if (c->fd >= 0 && c->want_write && (events & EPOLLOUT)) TryWrite(c, now);
 }
 
-void IoLoop::OnReadable(Conn* c) {
-  for (int round = 0; round < 4; ++round) {
+// One read: recv(), or SSL_read() on TLS connections. >0 bytes, 0 at the end of the stream, −1 with
+// *err an errno value (EAGAIN: nothing now), −2 with *tls_error set (a TLS protocol failure).
+ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error) {
+  if (c->ssl == nullptr) {
     const ssize_t n = recv(c->fd, buf_.data(), buf_.size(), 0);
-    // The stamp every byte of this read carries: taken before any parsing.
+    if (n < 0) *err = errno;
+    return n;
+  }
+  ERR_clear_error();
+  errno = 0;
+  const int n = SSL_read(c->ssl, buf_.data(), static_cast<int>(buf_.size()));
+  if (n > 0) return n;
+  const int e = errno;
+  switch (SSL_get_error(c->ssl, n)) {
+    case SSL_ERROR_ZERO_RETURN: return 0;
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE: *err = EAGAIN; return -1;
+    case SSL_ERROR_SYSCALL:
+      if (e == 0) return 0;
+      *err = e;
+      return -1;
+    default: *tls_error = TlsClient::Error(nullptr, n, SSL_ERROR_SSL, e); return -2;
+  }
+}
+
+void IoLoop::OnReadable(Conn* c) {
+  // SSL_read returns at most one TLS record (≤ 16 KiB) per call, so TLS connections take more
+  // rounds, and a record OpenSSL already holds is read before going back to epoll.
+  const int rounds = c->ssl != nullptr ? 64 : 4;
+  for (int round = 0; round < rounds || (c->ssl != nullptr && SSL_has_pending(c->ssl)); ++round) {
+    int read_err = 0;
+    std::string tls_error;
+    const ssize_t n = ReadSome(c, &read_err, &tls_error);
+    // The stamp every byte of this read carries: taken right after recv()/SSL_read() returned
+    // (decrypted) bytes, before any parsing.
     const int64_t stamp = EngineClockNs();
     Req* r = c->req;
     if (n > 0) {
@@ -179,7 +281,7 @@ void IoLoop::OnReadable(Conn* c) {
         ReleaseConn(c, reusable, stamp);
         return;
       }
-      if (static_cast<size_t>(n) < buf_.size()) return;
+      if (c->ssl == nullptr && static_cast<size_t>(n) < buf_.size()) return;
       continue;
     }
     if (n == 0) {
@@ -199,14 +301,17 @@ void IoLoop::OnReadable(Conn* c) {
                  c->parser.message(), stamp, true);
       return;
     }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-    const int e = errno;
+    if (n == -2) {
+      ConnFailed(c, EngineError::kConnection, tls_error, stamp, true);
+      return;
+    }
+    if (read_err == EINTR) continue;
+    if (read_err == EAGAIN || read_err == EWOULDBLOCK) return;
     if (r == nullptr) {
       CloseConn(c);
       return;
     }
-    ConnFailed(c, EngineError::kConnection, EngineSysError("read", e), stamp, true);
+    ConnFailed(c, EngineError::kConnection, EngineSysError("read", read_err), stamp, true);
     return;
   }
 }
@@ -263,6 +368,13 @@ void IoLoop::CloseConn(Conn* c) {
   if (c->req) {
     c->req->conn = nullptr;
     c->req = nullptr;
+  }
+  if (c->ssl != nullptr) {
+    // No close_notify (the socket closes right after), but marked shut down: OpenSSL would
+    // otherwise flag the session as not resumable, and the next connection could not resume it.
+    SSL_set_shutdown(c->ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+    SSL_free(c->ssl);
+    c->ssl = nullptr;
   }
   close(c->fd);  // also leaves the epoll set
   c->fd = -1;

@@ -112,6 +112,8 @@ void IoLoop::AddStats(EngineStats* s) const {
   s->reads += reads_.load(std::memory_order_relaxed);
   s->polls += polls_.load(std::memory_order_relaxed);
   s->retries += retries_.load(std::memory_order_relaxed);
+  s->tls_handshakes += tls_handshakes_.load(std::memory_order_relaxed);
+  s->tls_resumed += tls_resumed_.load(std::memory_order_relaxed);
   const auto p = static_cast<IoPriority>(priority_.load(std::memory_order_relaxed));
   if (p == IoPriority::kRealtime) ++s->realtime_threads;
   if (p == IoPriority::kRaised) ++s->raised_threads;

@@ -19,6 +19,7 @@
 #include "engine_reads.h"
 #include "engine_req.h"
 #include "engine_sched.h"
+#include "engine_tls.h"
 #include "http1.h"
 
 namespace servebench {
@@ -42,9 +43,13 @@ struct Conn final : Http1Handler {
   Http1ResponseParser parser;
   Req* req = nullptr;
   bool connecting = true;
-  bool reused = false;      // has completed a response before
-  bool want_write = false;  // EPOLLOUT is armed
-  int idle_idx = -1;        // position in the idle pool
+  bool reused = false;       // has completed a response before
+  bool want_write = false;   // EPOLLOUT is armed
+  bool handshaking = false;  // TLS: the handshake is under way (no request bytes yet)
+  SSL* ssl = nullptr;        // TLS: this connection's session (null: plain TCP)
+  int64_t tls_start_ns = 0;
+  int64_t tls_end_ns = 0;
+  int idle_idx = -1;  // position in the idle pool
   int64_t connect_start_ns = 0;
   int64_t connect_end_ns = 0;
 
@@ -82,6 +87,9 @@ class IoLoop {
   void Acquire(Req* r, int64_t now);
   Conn* OpenConn(Req* r, int64_t now);
   void Attach(Conn* c, Req* r);
+  void Connected(Conn* c, int64_t now);
+  void Handshake(Conn* c, int64_t now);
+  ssize_t ReadSome(Conn* c, int* err, std::string* tls_error);
   void TryWrite(Conn* c, int64_t now);
   void OnConnEvent(Conn* c, uint32_t events, int64_t now);
   void OnReadable(Conn* c);
@@ -139,7 +147,7 @@ class IoLoop {
 
   // Counters (read by other threads).
   std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0}, polls_{0},
-      retries_{0};
+      retries_{0}, tls_handshakes_{0}, tls_resumed_{0};
   IoScheduling sched_;
   std::atomic<uint8_t> priority_{0};
   std::atomic<uint64_t> demotions_{0};

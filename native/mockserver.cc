@@ -1,4 +1,5 @@
 #include "mockserver.h"
+#include "mockserver_tls.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,6 +69,8 @@ struct MConn {
   MStream stream;
   bool want_write = false;
   bool close_after = false;
+  SSL* ssl = nullptr;  // TLS (mockserver_tls.h); null: plain TCP
+  bool handshaking = false;
 };
 
 struct DueLater {
@@ -82,6 +85,7 @@ class MockWorker {
   ~MockWorker() {
     Join();
     for (MConn* c : conns_) {
+      if (c->ssl != nullptr) MockTlsFree(c->ssl);
       close(c->fd);
       delete c;
     }
@@ -172,6 +176,10 @@ class MockWorker {
         } else {
           auto* c = static_cast<MConn*>(tag);
           if (!conns_.count(c)) continue;  // closed earlier in this batch
+          if (c->handshaking) {
+            Handshake(c);
+            continue;
+          }
           if (evs[i].events & EPOLLOUT) Flush(c);
           if (conns_.count(c) && (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) Read(c);
         }
@@ -195,13 +203,29 @@ class MockWorker {
       auto* c = new MConn();
       c->fd = fd;
       c->stream.conn = c;
+      if (o_.tls) {
+        c->ssl = o_.tls->Accept(fd);
+        c->handshaking = true;
+      }
       conns_.insert(c);
       accepted.fetch_add(1, std::memory_order_relaxed);
       Add(fd, c, EPOLLIN | EPOLLRDHUP);
     }
   }
 
+  // TLS: one non-blocking handshake step; the request is read once it is done.
+  void Handshake(MConn* c) {
+    const int step = c->ssl == nullptr ? -1 : MockTlsHandshake(c->ssl);
+    if (step < 0) return CloseConn(c);
+    SetWrite(c, step == 2);
+    if (step != 1) return;
+    c->handshaking = false;
+    Read(c);
+  }
+
   void CloseConn(MConn* c) {
+    if (c->ssl != nullptr) MockTlsFree(c->ssl);
+    c->ssl = nullptr;
     close(c->fd);  // leaves the epoll set too; a pending heap entry is skipped (conn gone)
     conns_.erase(c);
     dead_.push_back(c);
@@ -210,11 +234,12 @@ class MockWorker {
   void Read(MConn* c) {
     char buf[65536];
     for (;;) {
-      const ssize_t n = recv(c->fd, buf, sizeof buf, 0);
+      const ssize_t n = c->ssl ? MockTlsRecv(c->ssl, buf, sizeof buf) : recv(c->fd, buf, sizeof buf, 0);
       if (n > 0) {
         c->in.append(buf, static_cast<size_t>(n));
         if (c->in.size() > kMaxRequestBytes) return CloseConn(c);
-        if (static_cast<size_t>(n) < sizeof buf) break;
+        // TLS reads stop at a record: read on until EAGAIN, or bytes OpenSSL holds would wait.
+        if (!c->ssl && static_cast<size_t>(n) < sizeof buf) break;
       } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
         return CloseConn(c);
       } else if (errno == EAGAIN) {
@@ -338,7 +363,9 @@ class MockWorker {
           if (off >= c->out_off) WriteStamp(&c->out[off], t);
         }
       }
-      const ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
+      const char* p = c->out.data() + c->out_off;
+      const size_t len = c->out.size() - c->out_off;
+      const ssize_t n = c->ssl ? MockTlsSend(c->ssl, p, len) : send(c->fd, p, len, MSG_NOSIGNAL);
       if (n > 0) {
         c->out_off += static_cast<size_t>(n);
         continue;

@@ -27,6 +27,8 @@ class Object;
 
 namespace servebench {
 
+class MockTls;
+
 struct MockServerOptions {
   std::string host = "127.0.0.1";  // numeric IPv4 or IPv6
   int port = 0;                    // 0: a free port
@@ -37,6 +39,7 @@ struct MockServerOptions {
   std::string model = "mock-model";
   int default_tokens = 64;  // output length when a request sets no max_tokens
   bool stamp_events = false;
+  std::shared_ptr<const MockTls> tls;  // --tls-cert/--tls-key: serve TLS (mockserver_tls.h); null: plain
 };
 
 struct MockServerStats {

@@ -1,6 +1,7 @@
 // The JS binding of the fast mock: class MockServer.
 //
-//   const m = new MockServer({host, port, workers, ttftMs, itlMs, words, model, defaultTokens, stampEvents})
+//   const m = new MockServer({host, port, workers, ttftMs, itlMs, words, model, defaultTokens, stampEvents,
+//                            tlsCert, tlsKey, tlsClientCa})
 //   m.port(); m.stats(); m.close()
 //
 // The server runs on its own threads from construction until close().
@@ -10,6 +11,7 @@
 
 #include "errors.h"
 #include "mockserver.h"
+#include "mockserver_tls.h"
 
 namespace servebench {
 
@@ -70,6 +72,20 @@ class MockServerWrap : public Napi::ObjectWrap<MockServerWrap> {
       }
     }
     opts.stamp_events = o.Get("stampEvents").ToBoolean().Value();
+    Napi::Value cert = o.Get("tlsCert");
+    if (!cert.IsUndefined()) {
+      Napi::Value key = o.Get("tlsKey");
+      Napi::Value ca = o.Get("tlsClientCa");
+      if (!cert.IsString() || !key.IsString() || !(ca.IsUndefined() || ca.IsString()))
+        ThrowBadArg(env, "MockServer: options.tlsCert and options.tlsKey must be strings (tlsClientCa too, if given)");
+      try {
+        opts.tls =
+            std::make_shared<const MockTls>(cert.As<Napi::String>().Utf8Value(), key.As<Napi::String>().Utf8Value(),
+                                            ca.IsString() ? ca.As<Napi::String>().Utf8Value() : std::string());
+      } catch (const std::exception& e) {
+        ThrowCoded(env, "SB_MOCK_START", e.what(), ErrorKind::kError);
+      }
+    }
     server_ = std::make_unique<MockServer>(opts);
     try {
       port_ = server_->Start();

@@ -169,6 +169,18 @@ export class EngineStartError extends ServebenchError {
   override readonly code = 'SB_NATIVE_ENGINE';
 }
 
+/** The native engine could not load a TLS file (--ca-cert, --client-cert, --client-key, NODE_EXTRA_CA_CERTS). Native code. */
+export class TlsSetupError extends ServebenchError {
+  override readonly code = 'SB_NATIVE_TLS';
+  override readonly exitCode = 2;
+}
+
+/** A TLS certificate could not be verified at preflight (unknown CA, expired, hostname mismatch): nothing can connect. */
+export class TlsVerifyError extends ServebenchError {
+  override readonly code = 'SB_TLS_VERIFY';
+  override readonly exitCode = 2;
+}
+
 /** A call on the native stream engine after close(). Native code. */
 export class EngineClosedError extends ServebenchError {
   override readonly code = 'SB_NATIVE_ENGINE_CLOSED';

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import {
   EngineClosedError,
+  TlsSetupError,
   EngineStartError,
   HistogramDecodeError,
   MockStartError,
@@ -75,6 +76,21 @@ export interface EngineOptions {
   decode?: DecodeSpec;
   /** With `decode`: every payload string comes back too (else only the tail left to TS). */
   keepPayloads?: boolean;
+  /** https:// targets: TLS on every connection (native/engine_tls.h); absent: plain TCP. */
+  tls?: EngineTlsOptions;
+}
+
+/** The engine's TLS client: file paths only (OpenSSL reads them; no key bytes cross to C++ through JS). */
+export interface EngineTlsOptions {
+  /** SNI and the name the certificate must match (an IP literal is matched as an IP). */
+  servername: string;
+  /** false: --insecure (no verification). */
+  verify: boolean;
+  caFile?: string;
+  extraCaFile?: string;
+  systemCaFile?: string;
+  certFile?: string;
+  keyFile?: string;
 }
 
 /** One response framed and decoded by SseDecoder.decode. */
@@ -109,7 +125,7 @@ export interface EngineBatch {
   event_count: Uint32Array;
   /** Arrival stamp of the read that completed each SSE event. */
   event_ns: BigInt64Array;
-  /** 5 per record: connect start, connect end, send start, send end, first byte (CLOCK_MONOTONIC ns; 0: none). */
+  /** 7 per record: connect start, connect end, send start, send end, first byte, TLS start, TLS end (CLOCK_MONOTONIC ns; 0: none). */
   trace_ns: BigInt64Array;
   /** 5 per record: connection reused (0/1), request bytes written, response bytes read, writes, reads with body bytes. */
   trace_counts: Float64Array;
@@ -169,6 +185,9 @@ export interface NativeEngine {
     read_delay_max_ns: number;
     /** Times an I/O thread held off its next look at its sockets (read coalescing). */
     coalesce_sleeps: number;
+    /** TLS handshakes completed, and how many of them resumed a cached session. */
+    tls_handshakes: number;
+    tls_resumed: number;
   };
 }
 
@@ -288,6 +307,10 @@ export interface MockServerOptions {
   defaultTokens?: number;
   /** Each event carries "sb_send_ns": the CLOCK_MONOTONIC time of the write() that sent it (19 digits, a string). */
   stampEvents?: boolean;
+  /** Serve TLS with this PEM certificate chain and key (native/mockserver_tls.h); with tlsClientCa, client certificates are required. */
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsClientCa?: string;
 }
 
 export interface NativeMockServer {
@@ -347,6 +370,7 @@ export const NATIVE_ERRORS = {
   SB_MOCK_START: MockStartError,
   SB_NATIVE_ENGINE: EngineStartError,
   SB_NATIVE_ENGINE_CLOSED: EngineClosedError,
+  SB_NATIVE_TLS: TlsSetupError,
   SB_NATIVE_SSE: SseFrameError,
   SB_NATIVE_TIMELINE: TimelineError,
   SB_NATIVE_TIMELINE_MEMORY: TimelineMemoryError,

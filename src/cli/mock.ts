@@ -34,6 +34,9 @@ interface MockArgs {
   fast: boolean;
   workers: number;
   'stamp-events': boolean;
+  'tls-cert'?: string;
+  'tls-key'?: string;
+  'tls-client-ca'?: string;
 }
 
 const EPILOG = `Output: words that are each one token (cl100k and similar BPEs), so a client's tokenizer count
@@ -65,12 +68,13 @@ ones plus a bonus token. Expected draft acceptance rate (1/K)·Σ P^i (i = 1..K)
 1 + Σ P^i. Each chunk carries "spec_decode": {"draft_tokens": [...], "accepted_tokens": [...]} for the
 steps it completes (a non-streaming body carries them all).
 
-Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT".`;
+Once listening it prints one line to stdout: "servebench mock listening on http://HOST:PORT" (https:// with --tls-cert).`;
 
 // A flag given twice keeps its last value (yargs would otherwise make an array), so callers can override defaults.
 // One per option type: yargs infers each option's type from its coerce function's return type.
 const lastNumber = (v: number | number[]): number => (Array.isArray(v) ? v[v.length - 1] : v);
 const lastString = (v: string | string[]): string => (Array.isArray(v) ? v[v.length - 1] : v);
+const lastPath = (v: string | string[] | undefined): string | undefined => (v === undefined ? undefined : lastString(v));
 
 export const mockCommand: CommandModule<object, MockArgs> = {
   command: 'mock',
@@ -194,6 +198,17 @@ export const mockCommand: CommandModule<object, MockArgs> = {
           default: 1,
           describe: 'with --fast: serving threads, each with its own socket on the port (SO_REUSEPORT)',
         },
+        'tls-cert': {
+          type: 'string',
+          coerce: lastPath,
+          describe: 'with --fast: serve https with this PEM certificate (chain); needs --tls-key',
+        },
+        'tls-key': { type: 'string', coerce: lastPath, describe: 'with --fast: the PEM private key of --tls-cert' },
+        'tls-client-ca': {
+          type: 'string',
+          coerce: lastPath,
+          describe: 'with --tls-cert: require client certificates signed by a CA in this PEM file (mTLS)',
+        },
         'stamp-events': {
           type: 'boolean',
           default: false,
@@ -230,19 +245,22 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     }
     if (argv.fast && opts.maxConcurrent > 0)
       throw new InvalidArgumentError('--max-concurrent: not with --fast (the fast mock has no queue)');
+    const tls = mockTls(argv['tls-cert'], argv['tls-key'], argv['tls-client-ca'], argv.fast);
     const server = argv.fast
       ? await startFastMockServer(opts, {
           workers: argv.workers,
           stampEvents: argv['stamp-events'],
           ttftGiven: flagGiven(process.argv, 'ttft-ms'),
           itlGiven: flagGiven(process.argv, 'itl-ms'),
+          tls,
         })
       : await startMockServer(opts);
     process.stdout.write(`servebench mock listening on ${server.url}\n`);
     if (argv.fast) {
       process.stderr.write(
         `servebench mock: fast (native, ${argv.workers} worker${argv.workers === 1 ? '' : 's'}) model=${opts.modelName} ` +
-          `ttft=${server.options.ttftMs}ms itl=${server.options.itlMs}ms${argv['stamp-events'] ? ' stamp-events' : ''}\n`,
+          `ttft=${server.options.ttftMs}ms itl=${server.options.itlMs}ms${argv['stamp-events'] ? ' stamp-events' : ''}` +
+          `${tls ? (tls.clientCa ? ' tls mtls' : ' tls') : ''}\n`,
       );
     }
     const fault = opts.failEvery > 0 || opts.failRate > 0 ? ` fault=${opts.failMode}` : '';
@@ -275,3 +293,18 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     process.stderr.write(`servebench mock: stopped (${reason})\n`);
   },
 };
+
+/** --tls-cert/--tls-key/--tls-client-ca: both or neither, --fast only (the TS mock serves plain http). */
+function mockTls(
+  cert: string | undefined,
+  key: string | undefined,
+  clientCa: string | undefined,
+  fast: boolean,
+): { cert: string; key: string; clientCa: string | null } | null {
+  if (cert === undefined && key === undefined && clientCa === undefined) return null;
+  if (!fast)
+    throw new InvalidArgumentError(`--${cert !== undefined ? 'tls-cert' : key !== undefined ? 'tls-key' : 'tls-client-ca'} needs --fast`);
+  if (cert === undefined) throw new InvalidArgumentError('--tls-cert: required with --tls-key or --tls-client-ca');
+  if (key === undefined) throw new InvalidArgumentError('--tls-key: required with --tls-cert');
+  return { cert, key, clientCa: clientCa ?? null };
+}

@@ -72,7 +72,24 @@ export const profileOptions: Record<string, Options> = {
     type: 'string',
     group: G_LOAD,
     describe:
-      'undici | native (C++ epoll engine: plain http:// only, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
+      'undici | native (C++ epoll engine: http:// and https://, stamps off the JS thread) | auto: native when it can serve the URL (default auto)',
+  },
+  'ca-cert': {
+    type: 'string',
+    group: G_ENDPOINT,
+    describe: 'https: also trust the CAs in this PEM file (beside the system store and NODE_EXTRA_CA_CERTS)',
+  },
+  insecure: {
+    type: 'boolean',
+    alias: 'k',
+    group: G_ENDPOINT,
+    describe: 'https: do not verify the server certificate (a warning says so, in the export too)',
+  },
+  'client-cert': { type: 'string', group: G_ENDPOINT, describe: 'https: client certificate (PEM) for mTLS; needs --client-key' },
+  'client-key': {
+    type: 'string',
+    group: G_ENDPOINT,
+    describe: 'https: client private key (PEM) for mTLS; its contents never reach a log or artifact',
   },
   'transport-threads': {
     type: 'number',

@@ -32,6 +32,19 @@ export interface UrlCredentials {
   readonly password: string;
 }
 
+/** --ca-cert, --insecure, --client-cert, --client-key: TLS for https:// URLs, on either transport (transport/tls.ts). */
+export interface TlsSettings {
+  /** --insecure / -k: no certificate verification. */
+  readonly insecure: boolean;
+  /** --ca-cert: extra trusted CAs (PEM file), on top of the system store and NODE_EXTRA_CA_CERTS. */
+  readonly ca_cert: string | null;
+  /** --client-cert / --client-key: mTLS (PEM file paths; the key's contents are never copied anywhere). */
+  readonly client_cert: string | null;
+  readonly client_key: string | null;
+  /** With --insecure: the warning printed at start, repeated here so the export's config carries it. */
+  readonly warning: string | null;
+}
+
 export interface MockSettings {
   ttft_ms: number | null;
   itl_ms: number | null;
@@ -126,8 +139,10 @@ export interface RunConfig {
   /** --histogram-significant-digits: precision (1–5) of the HDR histograms behind every distribution. */
   readonly histogram_significant_digits: number;
 
-  /** --transport: undici, the native engine (plain http:// only), or auto (native whenever it can serve the URL). */
+  /** --transport: undici, the native engine (http:// and https://), or auto (native whenever it can serve the URL). */
   readonly transport: 'auto' | 'undici' | 'native';
+  /** --ca-cert, --insecure, --client-cert, --client-key. */
+  readonly tls: TlsSettings;
   /** --transport-threads: I/O threads of the native engine. */
   readonly transport_threads: number;
   /** --read-coalesce-us: the native engine's hold-off between looks at its sockets after a read, µs (0: eager). */

@@ -24,6 +24,7 @@ import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
 import { stagesDurationNs } from '../load/stages.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
+import { parseTlsFlags, type TlsFlags } from './tls-flags.js';
 import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
 import { parseTemplateFlags, type TemplateFlags } from '../endpoints/template-config.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
@@ -32,7 +33,17 @@ import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } fr
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
 export interface ProfileFlags
-  extends DatasetFlags, LoadFlags, LimitFlags, StatisticsFlags, EndpointFlags, MediaFlags, ShardFlags, TargetFlags, TemplateFlags {
+  extends
+    DatasetFlags,
+    LoadFlags,
+    LimitFlags,
+    StatisticsFlags,
+    EndpointFlags,
+    MediaFlags,
+    ShardFlags,
+    TargetFlags,
+    TemplateFlags,
+    TlsFlags {
   /** Repeatable: several targets (config/targets.ts). */
   url?: string | string[];
   model?: string;
@@ -353,6 +364,7 @@ export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process
       urls.map((u) => u.url),
       env,
     ),
+    tls: parseTlsFlags(f),
     record_workers: recordWorkers(f['record-workers']),
     gpu_telemetry: parseGpuTelemetry(f['gpu-telemetry'], f['gpu-sample-interval-ms']),
     server_metrics: parseServerMetricsFlags(f['server-metrics'], f['server-metrics-interval-ms']),

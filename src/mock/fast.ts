@@ -16,6 +16,8 @@ export interface FastMockSettings {
   /** Whether --ttft-ms / --itl-ms were given (otherwise fast mode uses 0). */
   ttftGiven: boolean;
   itlGiven: boolean;
+  /** --tls-cert, --tls-key, --tls-client-ca: serve https (mTLS with a client CA); absent: plain http. */
+  tls?: { cert: string; key: string; clientCa: string | null } | null;
 }
 
 /** Options the fast mode does not implement, named by flag when set away from their defaults. */
@@ -66,13 +68,16 @@ export async function startFastMockServer(opts: MockOptions, fast: FastMockSetti
         model: opts.modelName,
         defaultTokens: Math.round((DEFAULT_LENGTH_MIN + DEFAULT_LENGTH_MAX) / 2),
         stampEvents: fast.stampEvents,
+        ...(fast.tls
+          ? { tlsCert: fast.tls.cert, tlsKey: fast.tls.key, ...(fast.tls.clientCa ? { tlsClientCa: fast.tls.clientCa } : {}) }
+          : {}),
       }),
   );
   const port = server.port();
   const host = opts.host;
   let closed = false;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${fast.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     host,
     port,
     options: { ...opts, ttftMs, itlMs },

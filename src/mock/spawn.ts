@@ -8,7 +8,7 @@ import { MockStartError } from '../errors.js';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SERVEBENCH_BIN = fileURLToPath(new URL('../../bin/servebench.js', import.meta.url));
 
-const LISTENING = /^servebench mock listening on (http:\/\/\S+:(\d+))$/;
+const LISTENING = /^servebench mock listening on (https?:\/\/\S+:(\d+))$/;
 const STDERR_TAIL_CHARS = 8 * 1024;
 const KILL_AFTER_MS = 3000;
 

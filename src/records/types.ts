@@ -22,6 +22,10 @@ export interface RecordError {
   type: ErrorType;
   message: string;
   http_status: number | null;
+  /** `tls` for a connection error that is a TLS failure (handshake, verification). */
+  subtype?: 'tls';
+  /** With subtype: the plain reason (unknown CA, expired, hostname mismatch, …). */
+  reason?: string;
 }
 
 /** What the dataset produces and the endpoint adapter turns into a request body. */
@@ -143,6 +147,9 @@ export interface HttpTrace {
   dns_end_ns: bigint | null;
   /** New connection only: TCP (and TLS) handshake finished. */
   connect_end_ns: bigint | null;
+  /** New https connection only: the TLS handshake began and finished (absent or null: no TLS). */
+  tls_start_ns?: bigint | null;
+  tls_end_ns?: bigint | null;
   /** The first byte of the request is about to be written. */
   send_start_ns: bigint | null;
   /** The whole request (headers and body) has been handed to the socket. */

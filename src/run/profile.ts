@@ -66,6 +66,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   // Before anything is printed or written: every string out of this process is scrubbed of these.
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
+  if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
@@ -89,13 +90,13 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       baseUrl = cfg.url;
       const adapter = adapterFor(cfg.endpoint_type, cfg);
       auth = requestAuthHeaders(cfg, adapter);
-      const pre = await preflight(baseUrl, auth);
+      const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
       // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
       if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
-        await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth);
+        await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth, undefined, process.env, cfg.tls);
       // Every further --url is reached before the run too (each with its own credentials).
       for (const t of cfg.targets.urls.slice(1))
-        await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter));
+        await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter), undefined, process.env, cfg.tls);
       cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
     }
     const chosen =

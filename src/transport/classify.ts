@@ -3,6 +3,7 @@
 // anything else `_OTHER`), plus two of ours that name common causes more precisely: `connection`
 // (the socket failed: refused, reset, closed, DNS, TLS) and `sse_error` (an error event in a stream).
 import type { RecordError } from '../records/types.js';
+import { tlsReasonOfCode, withTlsSubtype } from './tls.js';
 
 export function statusError(status: number, body: string): RecordError | null {
   if (status >= 200 && status < 300) return null;
@@ -44,7 +45,7 @@ export function transportError(err: unknown, httpStatus: number | null): RecordE
     return httpStatus !== null
       ? { type: 'connection', message: `connection closed before the body reached its Content-Length (${code})`, http_status: httpStatus }
       : { type: 'parse_error', message, http_status: httpStatus };
-  if (isConnectionFailure(code)) return { type: 'connection', message, http_status: httpStatus };
+  if (isConnectionFailure(code)) return withTlsSubtype({ type: 'connection', message, http_status: httpStatus }, tlsReasonOfCode(code));
   return { type: '_OTHER', message, http_status: httpStatus };
 }
 
@@ -52,5 +53,11 @@ const UNDICI_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ER
 
 /** A socket-level failure: an errno name (ECONNREFUSED, ECONNRESET, ENOTFOUND, …), undici's socket errors, TLS. */
 function isConnectionFailure(code: string): boolean {
-  return /^E[A-Z0-9_]+$/.test(code) || UNDICI_SOCKET_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_');
+  return (
+    /^E[A-Z0-9_]+$/.test(code) ||
+    UNDICI_SOCKET_CODES.has(code) ||
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    tlsReasonOfCode(code) !== null
+  );
 }

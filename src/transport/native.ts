@@ -3,12 +3,13 @@
 // loop's load never touches a timestamp. Sends made in one turn of the event loop cross to the
 // engine as one batch; finished requests come back in batches and become the same RawRecords the
 // undici transport produces.
-import { callNative, native, type EngineBatch, type NativeEngine } from '../native.js';
+import { callNative, native, type EngineBatch, type EngineTlsOptions, type NativeEngine } from '../native.js';
 import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
 import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 import { requestTarget } from './url.js';
+import { tlsReasonOfMessage, withTlsSubtype } from './tls.js';
 
 export interface NativeTransportOptions {
   baseUrl: string;
@@ -27,6 +28,8 @@ export interface NativeTransportOptions {
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes (the engine's defaults when absent). */
   limits?: SizeLimits;
+  /** https:// base URLs: the engine's TLS client (transport/tls.ts engineTls). */
+  tls?: EngineTlsOptions;
 }
 
 interface Pending {
@@ -57,7 +60,7 @@ const BAD_NAME = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/;
 /** Record i's HTTP trace, in the transport-neutral shape the undici transport also gives. */
 function traceOf(b: EngineBatch, i: number): HttpTrace {
   const ns = (k: number): bigint | null => {
-    const v = b.trace_ns[i * 5 + k];
+    const v = b.trace_ns[i * 7 + k];
     return v === 0n ? null : v;
   };
   const n = (k: number) => b.trace_counts[i * 5 + k];
@@ -71,6 +74,8 @@ function traceOf(b: EngineBatch, i: number): HttpTrace {
     send_start_ns: sendStart,
     send_end_ns: ns(3),
     first_byte_ns: ns(4),
+    tls_start_ns: ns(5),
+    tls_end_ns: ns(6),
     bytes_sent: sendStart === null ? null : n(1),
     bytes_received: sendStart === null ? null : n(2),
     chunks_sent: sendStart === null ? null : n(3),
@@ -101,13 +106,14 @@ export class NativeTransport implements Transport {
         new Engine(
           {
             address: opts.address,
-            port: Number(u.port || 80),
+            port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
             threads: opts.threads,
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
             readCoalesceUs: opts.readCoalesceUs ?? 0,
             ...(opts.limits ? { maxResponseBytes: opts.limits.maxResponseBytes, maxEventBytes: opts.limits.maxEventBytes } : {}),
             ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
+            ...(opts.tls ? { tls: opts.tls } : {}),
           },
           (batch) => this.onRecords(batch),
         ),
@@ -279,7 +285,7 @@ export class NativeTransport implements Transport {
     if (e.type === 'timeout')
       return { type: 'timeout', message: `request timed out after ${this.opts.requestTimeoutMs / 1000} s`, http_status: null };
     if (e.type === 'cancelled') return { type: 'cancelled', message: p.cancelReason ?? e.message, http_status: null };
-    return { type: e.type, message: e.message, http_status: null };
+    return withTlsSubtype({ type: e.type, message: e.message, http_status: null }, tlsReasonOfMessage(e.message));
   }
 
   private record(

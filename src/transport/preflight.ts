@@ -1,7 +1,9 @@
 // Before the first request: is the server there, and which model does it serve?
-import { ProxyAgent, request } from 'undici';
-import { InvalidArgumentError, UnreachableServerError } from '../errors.js';
+import { Agent, ProxyAgent, request } from 'undici';
+import { InvalidArgumentError, TlsVerifyError, UnreachableServerError } from '../errors.js';
+import type { TlsSettings } from '../config/types.js';
 import { proxySetting } from './select.js';
+import { NO_TLS_SETTINGS, tlsReasonOfCode, undiciTls, VERIFY_REASONS } from './tls.js';
 import { endpointUrl } from './url.js';
 
 export interface PreflightResult {
@@ -15,11 +17,14 @@ export async function preflight(
   headers: Record<string, string>,
   timeoutMs = 10_000,
   env: NodeJS.ProcessEnv = process.env,
+  tls: TlsSettings = NO_TLS_SETTINGS,
 ): Promise<PreflightResult> {
   const url = endpointUrl(baseUrl, '/v1/models');
-  // Through the proxy the run's requests will use, if any (a bad proxy value is bad input here, before anything is sent).
+  // Through the proxy the run's requests will use, if any (a bad proxy value is bad input here, before anything is sent),
+  // with the TLS settings the run's connections will use.
   const proxy = proxySetting(new URL(baseUrl), env);
-  const dispatcher = proxy ? new ProxyAgent(proxy.uri) : undefined;
+  const connect = undiciTls(new URL(baseUrl), tls);
+  const dispatcher = proxy ? new ProxyAgent({ uri: proxy.uri, requestTls: connect }) : new Agent({ connect });
   try {
     const res = await request(url, { method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher });
     const text = await res.body.text();
@@ -36,9 +41,16 @@ export async function preflight(
     // A proxy's refusal is in the message (e.g. "Proxy response (407) !== 200 when HTTP Tunneling"), never its URL.
     const why = proxy ? (e.message ?? e.code ?? String(err)) : (e.code ?? e.message ?? String(err));
     const via = proxy ? ` through the proxy in ${proxy.variable}` : '';
+    // A certificate that does not verify fails every request alike: one clear line, exit 2.
+    const reason = tlsReasonOfCode(e.code ?? '');
+    if (reason !== null && VERIFY_REASONS.has(reason))
+      throw new TlsVerifyError(
+        `cannot reach ${baseUrl}${via}: TLS certificate verification failed: ${reason} (${e.code}); --ca-cert FILE trusts its CA, --insecure skips the check`,
+      );
+    if (reason !== null) throw new UnreachableServerError(`cannot reach ${baseUrl}${via}: TLS handshake failed: ${reason} (${e.code})`);
     throw new UnreachableServerError(`cannot reach ${baseUrl}${via}: ${why}`);
   } finally {
-    await dispatcher?.close();
+    await dispatcher.close();
   }
 }
 

@@ -1,6 +1,6 @@
 // --transport undici|native|auto: which transport a run uses, and building it.
-// The native engine speaks plain HTTP/1.1 over TCP to one origin; anything else (TLS, a proxy,
-// credentials in the URL) is undici's. `auto` picks native whenever it can.
+// The native engine speaks HTTP/1.1 over TCP or TLS to one origin; anything else (a proxy,
+// credentials in the URL) is undici's. `auto` picks native whenever it can, https included.
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { InvalidArgumentError } from '../errors.js';
@@ -8,9 +8,10 @@ import { native } from '../native.js';
 import { capWaitMs } from '../timers.js';
 import { NativeTransport } from './native.js';
 import { DEFAULTS } from '../config/defaults.js';
-import type { RunConfig } from '../config/types.js';
+import type { RunConfig, TlsSettings } from '../config/types.js';
 import type { SizeLimits, StreamDecode, Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
+import { engineTls, NO_TLS_SETTINGS } from './tls.js';
 
 export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
 export type TransportKind = (typeof TRANSPORT_KINDS)[number];
@@ -29,6 +30,8 @@ export interface TransportSettings {
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
   limits?: SizeLimits;
+  /** --ca-cert, --insecure, --client-cert, --client-key (https:// only); absent: verify against the system store. */
+  tls?: TlsSettings;
 }
 
 export interface TransportChoice {
@@ -103,7 +106,7 @@ export function proxySetting(url: URL, env: NodeJS.ProcessEnv = process.env): Pr
 /** What keeps the native engine from serving `baseUrl`, or null when it can. */
 export function nativeUnsupported(baseUrl: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const u = new URL(baseUrl);
-  if (u.protocol !== 'http:') return `${u.protocol}// URLs (it speaks plain HTTP/1.1, no TLS)`;
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${u.protocol}// URLs (it speaks HTTP/1.1 over TCP or TLS)`;
   if (u.username !== '' || u.password !== '') return 'credentials in the URL';
   const proxy = proxyFor(u, env);
   if (proxy !== null) return `a proxy (${proxy} is set)`;
@@ -138,7 +141,7 @@ export async function resolveTarget(baseUrl: string, probeTimeoutMs = 2000): Pro
     return host === 'localhost' ? '127.0.0.1' : '0.0.0.0';
   }
   addrs.sort((a, b) => a.family - b.family);
-  const port = Number(u.port || 80);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   for (const a of addrs) {
     if (await accepts(a.address, port, probeTimeoutMs)) return a.address;
   }
@@ -170,12 +173,19 @@ export async function createTransport(
     requestTimeoutMs: settings.requestTimeoutMs,
     decode: settings.decode,
     limits: settings.limits,
+    tls: settings.tls ?? NO_TLS_SETTINGS,
   };
   if (choice.name === 'undici')
     return { transport: new UndiciTransport({ ...common, proxy: proxy?.uri ?? null }), choice: { ...choice, proxy } };
   const address = await resolveTarget(settings.baseUrl);
   return {
-    transport: new NativeTransport({ ...common, address, threads: settings.threads, readCoalesceUs: settings.readCoalesceUs ?? 0 }),
+    transport: new NativeTransport({
+      ...common,
+      address,
+      threads: settings.threads,
+      readCoalesceUs: settings.readCoalesceUs ?? 0,
+      tls: new URL(settings.baseUrl).protocol === 'https:' ? engineTls(new URL(settings.baseUrl), common.tls, env) : undefined,
+    }),
     choice,
   };
 }
@@ -183,7 +193,7 @@ export async function createTransport(
 /** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */
 export async function openTransport(
   cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> &
-    Partial<Pick<RunConfig, 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'>>,
+    Partial<Pick<RunConfig, 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes' | 'tls'>>,
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
@@ -201,6 +211,7 @@ export async function openTransport(
       maxResponseBytes: cfg.max_response_bytes ?? DEFAULTS.max_response_bytes,
       maxEventBytes: cfg.max_event_bytes ?? DEFAULTS.max_event_bytes,
     },
+    tls: cfg.tls ?? NO_TLS_SETTINGS,
     // SERVEBENCH_JS_DECODE=1: every payload through the endpoint adapter in JS (comparisons, diagnosis).
     decode: process.env.SERVEBENCH_JS_DECODE === '1' ? undefined : decode,
   });

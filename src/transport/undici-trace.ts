@@ -12,6 +12,9 @@ interface ConnectionInfo {
   connect_start_ns: bigint;
   dns_end_ns: bigint | null;
   connect_end_ns: bigint | null;
+  /** https: the handshake's start (TCP connected) and end. */
+  tls_start_ns?: bigint;
+  tls_end_ns?: bigint;
   /** Requests sent on this connection so far. */
   used: number;
 }
@@ -98,6 +101,10 @@ export class UndiciTracer {
         t.connect_start_ns = conn.connect_start_ns;
         t.dns_end_ns = conn.dns_end_ns;
         t.connect_end_ns = conn.connect_end_ns;
+        if (conn.tls_end_ns !== undefined) {
+          t.tls_start_ns = conn.tls_start_ns ?? null;
+          t.tls_end_ns = conn.tls_end_ns;
+        }
       } else {
         // A connection we did not see open (no connector stamps) is treated as reused: no setup phases.
         t.connection_reused = true;
@@ -139,7 +146,10 @@ export class UndiciTracer {
       const info: ConnectionInfo = { connect_start_ns: process.hrtime.bigint(), dns_end_ns: null, connect_end_ns: null, used: 0 };
       const socket = base(opts, (err, sock) => {
         if (!err && sock) {
-          info.connect_end_ns = process.hrtime.bigint();
+          const now = process.hrtime.bigint();
+          // https: TCP ended at 'connect'; the handshake ran from there to now.
+          if (info.tls_start_ns !== undefined) info.tls_end_ns = now;
+          else info.connect_end_ns = now;
           connections.set(sock, info);
         }
         cb(err, sock);
@@ -147,6 +157,10 @@ export class UndiciTracer {
       socket?.once?.('lookup', () => {
         info.dns_end_ns = process.hrtime.bigint();
       });
+      if (opts.protocol === 'https:')
+        socket?.once?.('connect', () => {
+          info.connect_end_ns = info.tls_start_ns = process.hrtime.bigint();
+        });
       return socket;
     };
     return connect as unknown as buildConnector.connector;

@@ -15,6 +15,8 @@ import { requestTarget } from './url.js';
 import { ConnectionBook, newAttempt, unanswered } from './undici-socket.js';
 import { UndiciTracer } from './undici-trace.js';
 import { SizeGuard } from './size-guard.js';
+import type { TlsSettings } from '../config/types.js';
+import { undiciTls } from './tls.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
@@ -30,6 +32,8 @@ export interface UndiciTransportOptions {
   limits?: SizeLimits;
   /** Send every request through this proxy (HTTP_PROXY & co., see proxySetting in select.ts); null: direct. */
   proxy?: string | null;
+  /** https:// origins: --ca-cert, --insecure, --client-cert, --client-key (transport/tls.ts). */
+  tls?: TlsSettings;
 }
 
 interface InFlight {
@@ -67,11 +71,12 @@ export class UndiciTransport implements Transport {
       headersTimeout: 0,
       bodyTimeout: 0,
     };
-    this.connect = this.book.connector(this.tracer ? this.tracer.connector({ timeout: 30_000 }) : buildConnector({ timeout: 30_000 }));
+    const connectOpts = { timeout: 30_000, ...(opts.tls ? undiciTls(u, opts.tls) : {}) } as buildConnector.BuildOptions;
+    this.connect = this.book.connector(this.tracer ? this.tracer.connector(connectOpts) : buildConnector(connectOpts));
     // Through a proxy, undici tunnels (CONNECT) and opens the sockets itself: no connection-setup
     // stamps, no 100 Continue filter, no re-send of unanswered requests.
     this.pool = opts.proxy
-      ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 } })
+      ? new ProxyAgent({ ...pool, uri: opts.proxy, proxyTls: { timeout: 30_000 }, requestTls: connectOpts })
       : new Pool(this.origin, { ...pool, connect: this.connect });
   }
 

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { makeTestCerts } from '../helpers/tls-certs.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +27,7 @@ const SOURCES = [
   'engine.cc',
   'engine_loop.cc',
   'engine_conn.cc',
+  'engine_tls.cc',
   'engine_req.cc',
   'engine_sched.cc',
   'engine_batch_binding.cc',
@@ -33,6 +35,7 @@ const SOURCES = [
   'mockserver.cc',
   'mockserver_format.cc',
   'mockserver_binding.cc',
+  'mockserver_tls.cc',
   'json_scan.cc',
   'sse_decode.cc',
   'sse_decode_binding.cc',
@@ -177,6 +180,33 @@ await capped.close();
 sizeServer.close();
 for (const s of sizeServer.connections ?? []) s.destroy();
 
+// 2c. TLS (mockserver_tls.cc serving, engine_tls.cc connecting): streams, cancellations (some
+// mid-handshake), and servers that reset or answer garbage mid-handshake.
+const cdir = process.argv[3];
+const tmock = new native.MockServer({ port: 0, workers: 1, itlMs: 1, words: [' the'], tlsCert: \`\${cdir}/server.pem\`, tlsKey: \`\${cdir}/server.key\` });
+const tlsOpts = { servername: '127.0.0.1', verify: true, caFile: \`\${cdir}/ca.pem\` };
+const tt = new NativeTransport({ baseUrl: \`https://127.0.0.1:\${tmock.port()}\`, address: '127.0.0.1', connections: 0, requestTimeoutMs: 20_000, threads: 1, tls: tlsOpts });
+const tsends = [];
+for (let i = 0; i < 60; i++) {
+  const ac = new AbortController();
+  if (i % 4 === 0) setTimeout(() => ac.abort(), i % 8);
+  tsends.push(tt.send(credit(), req(i % 5 !== 0, i % 4 === 0), ac.signal));
+}
+const trs = await Promise.all(tsends);
+if (trs.filter((r) => r.status === 'ok').length < 30) fail(\`too few ok over TLS: \${JSON.stringify(trs.find((r) => r.status === 'error')?.error)}\`);
+await tt.close();
+if (tt.stats().connections_live !== 0) fail('TLS connections left behind');
+tmock.close();
+let kk = 0;
+const rst = net.createServer((s) => { s.on('error', () => {}); s.once('data', () => (kk++ % 2 ? s.resetAndDestroy() : s.end('HTTP/1.1 400 Bad\\r\\n\\r\\n'))); });
+await new Promise((r) => rst.listen(0, '127.0.0.1', r));
+const tbad = new NativeTransport({ baseUrl: \`https://127.0.0.1:\${rst.address().port}\`, address: '127.0.0.1', connections: 4, requestTimeoutMs: 2000, threads: 1, tls: tlsOpts });
+const terrs = await Promise.all(Array.from({ length: 8 }, () => tbad.send(credit(), req())));
+if (!terrs.every((r) => r.error?.type === 'connection')) fail(\`a broken handshake was not a connection error: \${JSON.stringify(terrs.map((r) => r.error))}\`);
+await tbad.close();
+rst.close();
+for (const s of rst.connections ?? []) s.destroy();
+
 // 3. The parser, framer and decoder bindings on random input.
 const decoder = new SseDecoder(chatAdapter.decodeSpec);
 const pieces = ['data: ', '{"choices":[{"delta":{"content":"', '\\\\u00e9', '\\\\ud800', '"}}]}', '\\n\\n', 'NaN', '{"usage":{"a":1}', '[', ']', ',', ':', '"', '\\\\', '中'];
@@ -221,13 +251,14 @@ function ourFindings(report: string): string[] {
 describe('the native engine under AddressSanitizer', () => {
   it('runs streams, cancellations, faults and random parser input with no invalid access and no leak', async () => {
     const module = await buildAsanModule();
+    const certs = makeTestCerts(fs.mkdtempSync(path.join(os.tmpdir(), 'servebench-asan-certs-')));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servebench-asan-run-'));
     const script = path.join(dir, 'scenario.mjs');
     fs.writeFileSync(script, SCENARIO);
     const libasan = (await run('g++', ['-print-file-name=libasan.so'])).stdout.trim();
     const logBase = path.join(dir, 'asan');
     const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [script, ROOT], {
+      const child = spawn(process.execPath, [script, ROOT, certs.dir], {
         env: {
           ...process.env,
           LD_PRELOAD: libasan,

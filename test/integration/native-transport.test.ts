@@ -138,13 +138,6 @@ describe('--transport native refuses what the engine does not speak', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   };
 
-  it('an https:// URL', async () => {
-    expectBadInput(
-      await runCli(['profile', '--url', 'https://127.0.0.1:9/v1', '--transport', 'native']),
-      /does not support https:\/\/ URLs/,
-    );
-  });
-
   it('a proxy in the environment (its value is never printed)', async () => {
     const r = await runCli(['profile', '--url', 'http://127.0.0.1:9', '--transport', 'native'], {
       env: { HTTP_PROXY: 'http://user:secret@proxy.example:3128', NO_PROXY: '' },

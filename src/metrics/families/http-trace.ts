@@ -2,16 +2,19 @@
 // transport-neutral HttpTrace stamps of a record. The phases tile the request, from the moment it
 // was handed to the transport (start_ns) to the last byte (end_ns):
 //
-//   start ─blocked─ connect start ─dns─ resolved ─connecting─ send start ─sending─ sent ─waiting─
-//   first byte ─receiving─ end
+//   start ─blocked─ connect start ─dns─ resolved ─connecting─ [TLS start ─tls_handshaking─ TLS end]
+//   send start ─sending─ sent ─waiting─ first byte ─receiving─ end
 //
+// On https connections connecting ends where the TLS handshake begins (TCP connected), and
+// tls_handshaking (k6's http_req_tls_handshaking) runs from there to the moment the request can be
+// written; on plain ones tls_handshaking is 0.
 // Connecting runs from name resolution to the moment the request can be written on the new
 // connection: the handshake plus the client taking the connection into use (the handshake alone is
 // connect_end_ns in the raw trace). Sending is the write of the request itself on either path.
 // On a reused connection dns and connecting are 0 and blocked runs to the send start. Boundaries
-// are made non-decreasing, so each phase is ≥ 0 and blocked + dns + connecting + sending + waiting
-// + receiving = total = end − start exactly. duration (k6 http_req_duration) is sending + waiting
-// + receiving; connection overhead is blocked + dns + connecting.
+// are made non-decreasing, so each phase is ≥ 0 and blocked + dns + connecting + tls_handshaking +
+// sending + waiting + receiving = total = end − start exactly. duration (k6 http_req_duration) is
+// sending + waiting + receiving; connection overhead is blocked + dns + connecting + tls_handshaking.
 import type { MetricRecord } from '../../records/types.js';
 import { MetricFlag, type BaseUnit, type ConsoleGroup, type DisplayUnit, type RecordMetricDef } from '../core/types.js';
 import { diffNs } from '../core/helpers.js';
@@ -20,6 +23,7 @@ export interface TracePhases {
   blocked: number;
   dns: number;
   connecting: number;
+  tls_handshaking: number;
   sending: number;
   waiting: number;
   receiving: number;
@@ -41,13 +45,15 @@ export function tracePhases(r: MetricRecord): TracePhases | null {
   let out: TracePhases | null = null;
   if (t.send_start_ns !== null && t.send_end_ns !== null && t.first_byte_ns !== null) {
     const b0 = r.start_ns;
-    let b1: bigint, b2: bigint, b3: bigint;
+    let b1: bigint, b2: bigint, bt: bigint, b3: bigint;
     if (!t.connection_reused && t.connect_start_ns !== null) {
       b1 = maxBig(b0, t.connect_start_ns);
       b2 = maxBig(b1, t.dns_end_ns ?? b1);
-      b3 = maxBig(b2, t.send_start_ns);
+      const tlsStart = t.tls_start_ns ?? null;
+      bt = tlsStart !== null && (t.tls_end_ns ?? null) !== null ? maxBig(b2, tlsStart) : maxBig(b2, t.send_start_ns);
+      b3 = maxBig(bt, t.send_start_ns);
     } else {
-      b1 = b2 = b3 = maxBig(b0, t.send_start_ns);
+      b1 = b2 = bt = b3 = maxBig(b0, t.send_start_ns);
     }
     const b4 = maxBig(b3, t.send_end_ns);
     const b5 = maxBig(b4, t.first_byte_ns);
@@ -55,7 +61,8 @@ export function tracePhases(r: MetricRecord): TracePhases | null {
     out = {
       blocked: diffNs(b1, b0),
       dns: diffNs(b2, b1),
-      connecting: diffNs(b3, b2),
+      connecting: diffNs(bt, b2),
+      tls_handshaking: diffNs(b3, bt),
       sending: diffNs(b4, b3),
       waiting: diffNs(b5, b4),
       receiving: diffNs(b6, b5),
@@ -92,6 +99,7 @@ const phase = (key: keyof TracePhases) => (r: MetricRecord) => tracePhases(r)?.[
 export const httpReqBlocked = traceMetric('http_req_blocked', 'HTTP Blocked', phase('blocked'));
 export const httpReqDnsLookup = traceMetric('http_req_dns_lookup', 'HTTP DNS Lookup', phase('dns'));
 export const httpReqConnecting = traceMetric('http_req_connecting', 'HTTP Connecting', phase('connecting'));
+export const httpReqTlsHandshaking = traceMetric('http_req_tls_handshaking', 'HTTP TLS Handshaking', phase('tls_handshaking'));
 export const httpReqSending = traceMetric('http_req_sending', 'HTTP Sending', phase('sending'));
 export const httpReqWaiting = traceMetric('http_req_waiting', 'HTTP Waiting (TTFB)', phase('waiting'));
 export const httpReqReceiving = traceMetric('http_req_receiving', 'HTTP Receiving', phase('receiving'));
@@ -128,6 +136,7 @@ export const httpTraceRecordMetrics: readonly RecordMetricDef[] = [
   httpReqBlocked,
   httpReqDnsLookup,
   httpReqConnecting,
+  httpReqTlsHandshaking,
   httpReqSending,
   httpReqWaiting,
   httpReqReceiving,

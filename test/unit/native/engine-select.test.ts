@@ -5,11 +5,12 @@ import { bypassesProxy, chooseTransport, nativeUnsupported, proxyFor, resolveTar
 
 describe('chooseTransport', () => {
   const env = {};
-  it('auto picks native for plain http:// and undici for the rest, saying why', () => {
+  it('auto picks native for http:// and https://, and undici for the rest, saying why', () => {
     expect(chooseTransport('auto', 'http://127.0.0.1:8000', env)).toEqual({ name: 'native', reason: null });
-    expect(chooseTransport('auto', 'https://api.example.com/v1', env)).toEqual({
+    expect(chooseTransport('auto', 'https://api.example.com/v1', env)).toEqual({ name: 'native', reason: null });
+    expect(chooseTransport('auto', 'ftp://api.example.com/v1', env)).toEqual({
       name: 'undici',
-      reason: expect.stringMatching(/https:\/\//),
+      reason: expect.stringMatching(/ftp:\/\//),
     });
     expect(chooseTransport('auto', 'http://10.0.0.1', { HTTP_PROXY: 'http://p:1' })).toMatchObject({
       name: 'undici',
@@ -21,9 +22,9 @@ describe('chooseTransport', () => {
     expect(chooseTransport('undici', 'http://127.0.0.1:8000', env)).toEqual({ name: 'undici', reason: null });
   });
 
-  it('native refuses https, proxies and credentials with one line naming the way out', () => {
+  it('native refuses other schemes, proxies and credentials with one line naming the way out', () => {
     for (const [url, e, re] of [
-      ['https://x', {}, /https:\/\/ URLs/],
+      ['ftp://x', {}, /ftp:\/\/ URLs/],
       ['http://x', { http_proxy: 'http://p:1' }, /http_proxy is set/],
       ['http://x', { ALL_PROXY: 'socks5://p:1' }, /ALL_PROXY is set/],
       ['http://u:pw@x', {}, /credentials in the URL/],

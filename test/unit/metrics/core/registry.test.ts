@@ -212,6 +212,7 @@ describe('default catalogue', () => {
         'http_req_blocked',
         'http_req_dns_lookup',
         'http_req_connecting',
+        'http_req_tls_handshaking',
         'http_req_sending',
         'http_req_waiting',
         'http_req_receiving',
