@@ -1,6 +1,7 @@
 // The texts an endpoint type sends beside the prompt (Turn.inputs): an embeddings request carries
 // --batch-size-text prompts (this one and the next conversations' first turns), a rankings request
-// its query and --rankings-passages synthetic passages of --rankings-passage-length tokens. The
+// its query and the passages of the dataset line (single_turn "passages"), or else --rankings-passages
+// synthetic passages of --rankings-passage-length tokens. The
 // turn's ISL then counts every text sent, so input tokens stay exact without a second count.
 import type { RunConfig } from '../config/types.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
@@ -40,11 +41,22 @@ export function withEndpointInputs(src: ConversationSource, cfg: RunConfig, tok:
     next = () => {
       const c = src.next();
       const query = c.turns[0];
-      const inputs = Array.from({ length: s.rankings_passages }, () => synth.next(s.rankings_passage_length));
-      const isl = sumIsl([query], s.rankings_passages * s.rankings_passage_length);
-      const turn: ConversationTurn = { ...query, prompt: textOf(query), isl, inputs };
+      // A dataset line's own "passages" (single_turn), else --rankings-passages synthetic ones of exact length.
+      const own = query.inputs;
+      const inputs = own ?? Array.from({ length: s.rankings_passages }, () => synth.next(s.rankings_passage_length));
+      const passageTokens = own ? own.reduce((n, p) => n + tok.count(p), 0) : s.rankings_passages * s.rankings_passage_length;
+      const turn: ConversationTurn = { ...query, prompt: textOf(query), isl: sumIsl([query], passageTokens), inputs };
       delete turn.messages;
       return { id: c.id, turns: [turn] };
+    };
+  } else if (cfg.endpoint_type === 'embeddings') {
+    // A dataset line's "passages" are the rankings endpoint's; an embeddings request sends the prompt alone.
+    next = () => {
+      const c = src.next();
+      if (!c.turns[0].inputs) return c;
+      const turn: ConversationTurn = { ...c.turns[0] };
+      delete turn.inputs;
+      return { ...c, turns: [turn, ...c.turns.slice(1)] };
     };
   } else return src;
   return { kind: src.kind, size: src.size, hasTimestamps: src.hasTimestamps, next };

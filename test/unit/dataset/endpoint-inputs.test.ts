@@ -1,4 +1,7 @@
 // The texts an endpoint type sends beside the prompt: an embeddings batch, ranking passages.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import { createConversationSource } from '../../../src/dataset/index.js';
@@ -32,6 +35,32 @@ describe('endpoint inputs', () => {
     expect(turn.isl).toBe(9 + 3 * 7);
     const again = (await createConversationSource(buildRunConfig(flags, {}), tk)).next().turns[0];
     expect(again.inputs).toEqual(turn.inputs);
+  });
+
+  it('rankings: a single_turn line\'s own "passages", counted into the ISL; embeddings drops them, chat ignores them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-passages-'));
+    const file = path.join(dir, 'q.jsonl');
+    const passages = ['the cat sat on the mat', 'a dog barked twice', 'rain in spain'];
+    fs.writeFileSync(file, JSON.stringify({ text: 'which one is about a cat?', passages }) + '\n');
+    const flags = { 'input-file': file, 'custom-dataset-type': 'single_turn' };
+    const turn = (await createConversationSource(buildRunConfig({ ...flags, 'endpoint-type': 'rankings' }, {}), tk)).next().turns[0];
+    expect(turn.inputs).toEqual(passages);
+    expect(turn.isl).toBe(tk.count('which one is about a cat?') + passages.reduce((n, p) => n + tk.count(p), 0));
+    for (const type of ['embeddings', 'chat']) {
+      const t = (await createConversationSource(buildRunConfig({ ...flags, 'endpoint-type': type }, {}), tk)).next().turns[0];
+      expect(type === 'chat' ? t.inputs : (t.inputs ?? [])).toEqual(type === 'chat' ? passages : []);
+      expect(t.isl).toBe(tk.count('which one is about a cat?'));
+    }
+  });
+
+  it('a "passages" field that is not a list of strings is the dataset\'s error, naming the line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-passages-'));
+    const file = path.join(dir, 'q.jsonl');
+    fs.writeFileSync(file, JSON.stringify({ text: 'q', passages: 'not a list' }) + '\n');
+    const cfg = buildRunConfig({ 'input-file': file, 'custom-dataset-type': 'single_turn', 'endpoint-type': 'rankings' }, {});
+    await expect(createConversationSource(cfg, tk).then((s) => s.next())).rejects.toThrow(
+      /q\.jsonl:1: .*"passages" must be a non-empty list/,
+    );
   });
 
   it('chat turns carry no inputs', async () => {
