@@ -19,6 +19,8 @@ export function pcm16Mono24k(clip: AudioClip): Buffer {
   const cached = pcmCache.get(clip.data);
   if (cached) return cached;
   const wav = new wavefile.WaveFile(clip.data);
+  // IMA ADPCM (4-bit) is decoded first; a-law, mu-law and the other PCM depths convert directly.
+  if (wav.bitDepth === '4') wav.fromIMAADPCM();
   if (wav.bitDepth !== '16') wav.toBitDepth('16');
   if ((wav.fmt as { sampleRate: number }).sampleRate !== REALTIME_SAMPLE_RATE) wav.toSampleRate(REALTIME_SAMPLE_RATE);
   const raw = wav.getSamples(false, Int16Array) as unknown as Int16Array | Int16Array[];

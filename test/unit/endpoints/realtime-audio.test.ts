@@ -2,6 +2,7 @@
 // of base64 pcm16 (24 kHz mono LE), a commit per clip, then response.create; clips of another rate,
 // depth or channel count converted first.
 import { describe, expect, it } from 'vitest';
+import wavefile from 'wavefile';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import { parseMediaFlags, wantsAudio } from '../../../src/dataset/media-config.js';
 import { synthWav } from '../../../src/dataset/media-synth.js';
@@ -65,6 +66,24 @@ describe('realtime audio input', () => {
     for (let i = 0; i < pcm.length; i += 2) peak = Math.max(peak, Math.abs(pcm.readInt16LE(i)));
     expect(peak).toBeGreaterThan(8_000);
     expect(peak).toBeLessThan(32_768);
+  });
+
+  it('a-law, IMA ADPCM and 32-bit float WAVs convert to pcm16 (ADPCM with its padded last block)', () => {
+    for (const kind of ['alaw', 'adpcm', '32f'] as const) {
+      const w = new wavefile.WaveFile();
+      const tone = Array.from({ length: 8000 }, (_, i) => (kind === '32f' ? 0.3 : 9000) * Math.sin(i / 5));
+      w.fromScratch(1, 8000, kind === '32f' ? '32f' : '16', tone);
+      if (kind === 'alaw') w.toALaw();
+      if (kind === 'adpcm') w.toIMAADPCM();
+      const pcm = pcm16Mono24k({ format: 'wav', data: Buffer.from(w.toBuffer()), duration_s: 1 });
+      const frames = pcm.length / 2;
+      // ADPCM decodes whole blocks, the last one padded: never shorter than the tone.
+      if (kind === 'adpcm') expect(frames).toBeGreaterThanOrEqual(REALTIME_SAMPLE_RATE * 0.99);
+      else expect(Math.abs(frames - REALTIME_SAMPLE_RATE), kind).toBeLessThanOrEqual(REALTIME_SAMPLE_RATE * 0.01);
+      let peak = 0;
+      for (let i = 0; i < pcm.length; i += 2) peak = Math.max(peak, Math.abs(pcm.readInt16LE(i)));
+      expect(peak, kind).toBeGreaterThan(7_000);
+    }
   });
 
   it('realtime runs carry audio when asked, synthesized at 24 kHz by default', () => {
