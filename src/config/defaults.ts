@@ -64,6 +64,8 @@ export const ENDPOINT_TYPES = [
   'transcriptions',
   'image_generation',
   'video_generation',
+  'template',
+  'realtime',
 ] as const;
 
 export const ENDPOINT_PATHS = {

@@ -110,7 +110,8 @@ export function parseMediaFlags(f: MediaFlags): MediaConfig {
   const audio: AudioSettings = {
     length_mean_s: num('audio-length-mean', f['audio-length-mean'], dfltSeconds, { max: MAX_AUDIO_SECONDS }),
     length_stddev_s: num('audio-length-stddev', f['audio-length-stddev'], 0),
-    sample_rates: (rates.length ? rates : [16]).map((k) => Math.round(k * 1000)),
+    // Realtime's pcm16 input is 24 kHz: synthetic clips are made at that rate unless asked otherwise.
+    sample_rates: (rates.length ? rates : [type === 'realtime' ? 24 : 16]).map((k) => Math.round(k * 1000)),
     depths: depths.length ? depths : [16],
     channels: num('audio-num-channels', f['audio-num-channels'], 1, { int: true, min: 1, max: 2 }),
     batch_size: num('batch-size-audio', f['batch-size-audio'], 1, { int: true, max: 64 }),
@@ -126,8 +127,9 @@ export function wantsImages(m: MediaConfig, endpointType: string): boolean {
   return m.image.width_mean > 0 && m.image.batch_size > 0 && (endpointType === 'chat' || endpointType === 'responses');
 }
 
-/** True when turns carry audio (chat `input_audio` parts, or the transcription's file). */
+/** True when turns carry audio (chat `input_audio` parts, realtime input audio, or the transcription's file). */
 export function wantsAudio(m: MediaConfig, endpointType: string): boolean {
   if (endpointType === 'transcriptions') return true;
-  return (m.audio.length_mean_s > 0 || m.audio.files.length > 0) && m.audio.batch_size > 0 && endpointType === 'chat';
+  const audioInput = endpointType === 'chat' || endpointType === 'realtime';
+  return (m.audio.length_mean_s > 0 || m.audio.files.length > 0) && m.audio.batch_size > 0 && audioInput;
 }

@@ -1,11 +1,13 @@
 // OpenAI Realtime API (--endpoint-type realtime, over WebSocket: transport/realtime.ts). The "body"
 // is the list of client events the transport sends on open: the conversation as
-// conversation.item.create events, then response.create. parse() reads each server event: text
+// conversation.item.create events, each audio clip as 100 ms input_audio_buffer.append events and a
+// commit (realtime-audio.ts), then response.create. parse() reads each server event: text
 // deltas (GA `response.output_text.delta`, beta `response.text.delta`, and the audio transcript
 // deltas) are tokens, response.done carries usage (and a failed status), `error` is an error.
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
 import { decodeJson, str } from './common.js';
+import { audioClipEvents } from './realtime-audio.js';
 import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
@@ -34,7 +36,12 @@ export const realtimeAdapter: EndpointAdapter = {
     const messages = turn.messages ?? [{ role: 'user' as const, content: turn.prompt }];
     const response: Record<string, unknown> = { modalities: ['text'], ...cfg.extra_inputs };
     if (turn.max_tokens !== null) response.max_output_tokens = turn.max_tokens;
-    return { events: [...messages.map((m) => item(m.role, m.content)), { type: 'response.create', response }] };
+    const clips = turn.media?.audio ?? [];
+    // With audio, an empty prompt sends no text item (the audio is the user's turn).
+    const texts = clips.length > 0 ? messages.filter((m) => m.content !== '') : messages;
+    return {
+      events: [...texts.map((m) => item(m.role, m.content)), ...clips.flatMap(audioClipEvents), { type: 'response.create', response }],
+    };
   },
   parse(data: string): Payload {
     const o = decodeJson(data);

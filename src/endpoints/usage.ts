@@ -28,8 +28,9 @@ import { warnOnce } from '../warnings.js';
 type Obj = Record<string, unknown>;
 type Kind = 'count' | 'seconds';
 
-const PROMPT_DETAILS = ['prompt_tokens_details', 'input_tokens_details'];
-const COMPLETION_DETAILS = ['completion_tokens_details', 'output_tokens_details'];
+// The Realtime API's response.done says input_token_details / output_token_details.
+const PROMPT_DETAILS = ['prompt_tokens_details', 'input_tokens_details', 'input_token_details'];
+const COMPLETION_DETAILS = ['completion_tokens_details', 'output_tokens_details', 'output_token_details'];
 const DISJOINT_INPUT_KEYS = new Set(['input_tokens', 'inputTokens']);
 const DISJOINT_CACHE_KEYS = ['cache_read_input_tokens', 'cache_creation_input_tokens', 'cacheReadInputTokens', 'cacheWriteInputTokens'];
 const PROMPT_KEYS = ['prompt_tokens', 'input_tokens', 'promptTokenCount', 'inputTokens'];

@@ -16,7 +16,7 @@ function round(v: number): number {
 export interface RecordLineInput {
   raw: Pick<
     RawRecord,
-    'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body'
+    'start_ns' | 'end_ns' | 'http_status' | 'bytes_sent' | 'bytes_received' | 'streaming' | 'event_ns' | 'event_data' | 'body' | 'sent_ns'
   > & {
     credit: Pick<Credit, 'x_request_id' | 'index' | 'phase' | 'credit_issued_ns' | 'targeted_start_ns' | 'target'> & {
       turn: Pick<Turn, 'max_tokens'>;
@@ -67,6 +67,8 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
     parts.splice(parts.length - 1, 0, `"url":${JSON.stringify(scrub(t.url))}`, `"model":${JSON.stringify(scrub(t.model))}`);
   if (level === 'raw') {
     parts.push(`"chunk_ns":[${raw.event_ns.join(',')}]`);
+    // Realtime: each sent client event's stamp (the round-trip metrics' sent packets).
+    if (raw.sent_ns) parts.push(`"sent_ns":[${raw.sent_ns.join(',')}]`);
     const payloads = raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body];
     parts.push(`"payloads":${JSON.stringify(payloads.map(scrub))}`);
   }

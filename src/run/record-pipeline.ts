@@ -144,6 +144,7 @@ export class RecordPipeline {
                 event_ns: level === 'raw' ? raw.event_ns : [],
                 event_data: level === 'raw' ? raw.event_data : [],
                 body: level === 'raw' ? raw.body : null,
+                ...(level === 'raw' && raw.sent_ns ? { sent_ns: raw.sent_ns } : {}),
               },
               metric_input: { last_content_ns: rec.metric_input.last_content_ns },
               status: rec.status,

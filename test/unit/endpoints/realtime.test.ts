@@ -29,6 +29,22 @@ describe('realtime adapter', () => {
       j({ type: 'response.done', response: { status: 'completed', usage: { input_tokens: 4, output_tokens: 7, total_tokens: 11 } } }),
     );
     expect(done).toMatchObject({ kind: 'data', usage: { prompt_tokens: 4, completion_tokens: 7 } });
+    // Realtime names its details input_token_details / output_token_details (singular "token").
+    const audio = realtimeAdapter.parse(
+      j({
+        type: 'response.done',
+        response: {
+          status: 'completed',
+          usage: {
+            input_tokens: 14,
+            output_tokens: 3,
+            input_token_details: { audio_tokens: 10 },
+            output_token_details: { audio_tokens: 2 },
+          },
+        },
+      }),
+    );
+    expect(audio).toMatchObject({ usage: { prompt_tokens: 14, prompt_audio_tokens: 10, completion_audio_tokens: 2 } });
     expect(realtimeAdapter.parse(j({ type: 'error', error: { message: 'rate limited' } }))).toEqual({
       kind: 'error',
       message: 'rate limited',
