@@ -67,7 +67,8 @@ describe('profile --config', () => {
     });
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(r.stderr).toBe('');
-    expect(printed.url).toBe('http://127.0.0.1:9');
+    // --url is repeatable (several targets), so it prints as a list.
+    expect(printed.url).toEqual(['http://127.0.0.1:9']);
   });
 
   it.each([

@@ -56,7 +56,7 @@ describe.concurrent('bad input: one line, exit code 2', () => {
     [['kube', '--shards', '2'], /^servebench: --image: is required/],
     [[...KUBE, '--start-at', '2031-01-01T00:00:00Z'], /^servebench: --start-at: given more than once$/],
     [[...KUBE, '--api-key', 'sk-secret'], /^servebench: --api-key: would be written into the manifest in clear/],
-    [[...KUBE, '--endpoint-type', 'foo'], /^servebench: --endpoint-type: expected one of chat, completions, got "foo"$/],
+    [[...KUBE, '--endpoint-type', 'foo'], /^servebench: --endpoint-type: expected one of chat, completions, [a-z_, ]+, got "foo"$/],
   ])('%j', async (args, message) => {
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(2);
