@@ -3,13 +3,13 @@
 // one repetition.
 import { median } from './lib.js';
 
-const good = (x) => x && !x.error && x.requests > 0;
-const med = (xs) => {
+export const good = (x) => x && !x.error && x.requests > 0;
+export const med = (xs) => {
   const v = xs.filter(Number.isFinite);
   return v.length ? median(v) : NaN;
 };
 /** Median over repetitions of fn(run of rep i, …) for the named runs. */
-function over(runs, names, fn) {
+export function over(runs, names, fn) {
   const lists = names.map((n) => runs[n] ?? []);
   const n = Math.min(...lists.map((l) => l.length));
   const vals = [];

@@ -32,12 +32,12 @@ import { BIN, CLIENT_CPU, PYTHON, canPin, fdLimit, pinned, startMock } from './h
 import { report } from './e2e-report.js';
 import { median, root } from './lib.js';
 
-const C = 1024;
+export const C = 1024;
 const OSL = 128;
 const ISL = 16;
 const EVENTS_PER_REQUEST = OSL + 2;
-const COST = { ttft: 1, itl: 1 };
-const KEEP = { ttft: 5, itl: 5 };
+export const COST = { ttft: 1, itl: 1 };
+export const KEEP = { ttft: 5, itl: 5 };
 const TIMEOUT_MS = 240_000;
 
 /** Offered SSE events/s of a closed loop of `c` streams: each request lasts TTFT + (OSL − 1) × ITL. */
@@ -189,7 +189,7 @@ async function aiohttp(ctx, mock, n) {
 }
 
 /** `servebench profile` with default settings plus `extra`; figures from its profile_export.json. */
-async function servebench(ctx, mock, n, extra, { concurrency = C, raw = false } = {}) {
+export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = false } = {}) {
   const dir = mkdtempSync(path.join(ctx.tmp, 'artifacts-'));
   const argv = [
     BIN,
@@ -270,7 +270,7 @@ export function stampsFromRecords(file) {
 }
 
 /** Runs a client and notes the mock's CPU share over it (is the mock the bottleneck?). */
-async function withMockShare(mock, fn) {
+export async function withMockShare(mock, fn) {
   const c0 = mock.cpu();
   const t0 = process.hrtime.bigint();
   const r = await fn();

@@ -64,7 +64,7 @@ export function startMock(extra) {
     const timer = setTimeout(() => reject(new Error(`mock did not start: ${err}`)), 15_000);
     child.stdout.on('data', (d) => {
       out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({ url: m[1], port: Number(new URL(m[1]).port), stop, cpu: () => procCpu(child.pid) });

@@ -2,7 +2,9 @@
 // The harness's own benchmark against its peers (npm run bench:harness): one command, one table,
 // every figure measured in this run.
 //   node bench/harness.js [--quick] [--json] [--e2e-only | --no-e2e] [--e2e-reps N]
-//   (npm run bench:harness -- --e2e-only: the end-to-end section alone)
+//                         [--https-only | --no-https] [--https-reps N] [--tiny]
+//   (npm run bench:harness -- --e2e-only: the end-to-end section alone; -- --https-only --quick: the
+//   HTTPS section alone in about a minute; --tiny: that section with a few streams, for its smoke test)
 // The mock (`servebench mock --fast`, native serving threads, events stamped with their send time)
 // runs pinned to the last core and each client to the first (taskset, when there are two cores or
 // more), one client at a time:
@@ -18,6 +20,9 @@
 //     user/sys CPU per event, events/s achieved vs offered, TTFT and ITL p50 against the server's
 //     stamps, the JS thread's share, RSS per 1,000 streams; medians of --e2e-reps interleaved
 //     repetitions (default 3, --quick 1). --no-e2e leaves it out; --e2e-only runs it alone.
+//   - HTTPS (bench/https.js, issue 17): the same product runs against the fast mock serving TLS,
+//     native and undici, beside native in plain HTTP: marginal CPU per event and stamp error at
+//     1,024 streams, and the ratios the targets name. --no-https leaves it out; --https-only runs it alone.
 // Each configuration is bounded in time (warmup + measured window), so the whole run takes a few
 // minutes. 10,000 streams need > 10,000 descriptors in each of client and mock: `npm run
 // bench:harness` raises the soft limit to the hard one first; with a lower limit the runs that need
@@ -27,30 +32,37 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runE2E } from './e2e.js';
+import { runHttps } from './https.js';
 import { CLIENT_CPU, MOCK_CPU, PYTHON, canPin, cores, fdLimit, loadavg, pinned, startMock } from './harness-procs.js';
 import { formatTable, root } from './lib.js';
 
 const argv = process.argv.slice(2);
 const args = new Set();
-let e2eReps = null;
+const reps = { '--e2e-reps': null, '--https-reps': null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === '--e2e-reps') {
-    e2eReps = Number(argv[++i]);
-    if (!Number.isInteger(e2eReps) || e2eReps < 1) {
-      console.error('bench:harness: --e2e-reps takes a whole number ≥ 1');
+  if (a in reps) {
+    reps[a] = Number(argv[++i]);
+    if (!Number.isInteger(reps[a]) || reps[a] < 1) {
+      console.error(`bench:harness: ${a} takes a whole number ≥ 1`);
       process.exit(2);
     }
-  } else if (['--quick', '--json', '--e2e-only', '--no-e2e'].includes(a)) args.add(a);
+  } else if (['--quick', '--json', '--e2e-only', '--no-e2e', '--https-only', '--no-https', '--tiny'].includes(a)) args.add(a);
   else {
-    console.error(`bench:harness: unknown option ${a} (expected --quick, --json, --e2e-only, --no-e2e, --e2e-reps N)`);
+    console.error(
+      `bench:harness: unknown option ${a} (expected --quick, --json, --e2e-only, --no-e2e, --e2e-reps N, --https-only, --no-https, --https-reps N, --tiny)`,
+    );
     process.exit(2);
   }
 }
+const e2eReps = reps['--e2e-reps'];
 const QUICK = args.has('--quick');
 const JSON_OUT = args.has('--json');
-const E2E_ONLY = args.has('--e2e-only');
-const E2E = !args.has('--no-e2e');
+const HTTPS_ONLY = args.has('--https-only') || args.has('--tiny');
+// E2E_ONLY: the transport-only sections are left out (the HTTPS-only run leaves them out too).
+const E2E_ONLY = args.has('--e2e-only') || HTTPS_ONLY;
+const E2E = !args.has('--no-e2e') && !HTTPS_ONLY;
+const HTTPS = !args.has('--no-https') && !args.has('--e2e-only');
 const log = (m) => process.stderr.write(`${m}\n`);
 if (!existsSync(path.join(root, 'dist', 'transport', 'native.js'))) {
   console.error('bench:harness: dist/ is not built; run `npx tsc -p tsconfig.build.json` (or `npm run build`) first');
@@ -186,6 +198,9 @@ if (!E2E_ONLY) {
 // The whole product (`servebench profile`, default settings) against the same peers: bench/e2e.js.
 const e2e = E2E ? await runE2E({ quick: QUICK, reps: e2eReps, log }) : null;
 if (e2e) results.e2e = e2e.results;
+const httpsMode = args.has('--tiny') ? 'tiny' : QUICK ? 'quick' : 'full';
+const https = HTTPS ? await runHttps({ mode: httpsMode, reps: reps['--https-reps'], log }) : null;
+if (https) results.https = https.results;
 
 results.machine.loadavg_end = loadavg();
 
@@ -343,8 +358,12 @@ const f4k = r['fid-native-4096']?.fidelity_ms;
 if (f4k) targets.push(`native p99 stamp error at concurrency 4,096 < 1 ms: ${f(f4k.p99, 3)} ms`);
 
 if (e2e) tables.push(...e2e.tables);
+if (https) tables.push(...https.tables);
 if (JSON_OUT) {
-  process.stdout.write(JSON.stringify({ ...results, tables, targets, e2e_targets: e2e?.targets ?? null }, null, 2) + '\n');
+  process.stdout.write(
+    JSON.stringify({ ...results, tables, targets, e2e_targets: e2e?.targets ?? null, https_targets: https?.targets ?? null }, null, 2) +
+      '\n',
+  );
 } else {
   console.log(
     `servebench harness benchmark — ${cores}× ${results.machine.cpu}, node ${process.version}; ${canPin ? `mock pinned to cpu ${MOCK_CPU}, clients to cpu ${CLIENT_CPU}` : 'not pinned'}; ` +
@@ -358,5 +377,9 @@ if (JSON_OUT) {
   if (e2e) {
     console.log('Targets, end to end (issue 11):');
     for (const t of e2e.targets) console.log(`  - ${t}`);
+  }
+  if (https) {
+    console.log('Targets, HTTPS (issue 17):');
+    for (const t of https.targets) console.log(`  - ${t}`);
   }
 }

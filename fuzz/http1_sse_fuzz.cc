@@ -6,6 +6,9 @@
 //   - the parser never consumes more than it was given and, after a close, is never left unfinished;
 //   - feeding the same bytes whole or split at fuzzer-chosen points gives the same outcome: status,
 //     completion, error kind, decoded body, bytes consumed, and the same SSE events.
+// TLS mode (built with -DSERVEBENCH_FUZZ_TLS: fuzz/run.sh … http1_sse_tls): the same bytes also
+// travel through a TLS connection and the engine's TLS read path (fuzz/tls_feed.h), in fuzzer-chosen
+// record sizes, ciphertext pieces and read-buffer sizes, and must give the same outcome.
 // Build and run: npm run fuzz (fuzz/run.sh).
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +18,9 @@
 
 #include "http1.h"
 #include "sse.h"
+#ifdef SERVEBENCH_FUZZ_TLS
+#include "tls_feed.h"
+#endif
 
 namespace {
 
@@ -94,6 +100,28 @@ Result Run(const uint8_t* data, size_t size, const std::vector<size_t>& cuts, bo
           out.events,    consumed,        capped,         out.capped.framer.over()};
 }
 
+#ifdef SERVEBENCH_FUZZ_TLS
+// The outcome of the bytes read back through TLS (the parser fed per decrypted read, as the engine does).
+Result RunTls(const uint8_t* data, size_t size, bool eof, uint64_t cap, uint32_t seed) {
+  Outcome out(cap);
+  Http1ResponseParser parser(&out);
+  size_t consumed = 0;
+  int64_t stamp = 0;
+  tls_feed::Feed feed;
+  feed.on_bytes = [&](const char* p, size_t n) {
+    const size_t used = parser.Feed(p, n, ++stamp);
+    if (used > n) __builtin_trap();
+    consumed += used;
+    return !(parser.done() || parser.failed());
+  };
+  feed.on_eof = [&] { parser.Eof(); };
+  tls_feed::Run(data, size, eof, seed, feed);
+  if (eof && !parser.done() && !parser.failed()) __builtin_trap();
+  return {parser.done(), parser.failed(), parser.error(),    parser.status(),         out.body,
+          out.events,    consumed,        out.capped.events, out.capped.framer.over()};
+}
+#endif
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -131,5 +159,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (whole.events != split.events) __builtin_trap();
   // Where the cap is passed does not depend on how the body was split.
   if (whole.over != split.over || whole.capped_events != split.capped_events) __builtin_trap();
+#ifdef SERVEBENCH_FUZZ_TLS
+  uint32_t seed = 2166136261u ^ static_cast<uint32_t>(size);
+  for (size_t i = 0; i < size; ++i) seed = (seed ^ data[i]) * 16777619u;
+  const Result tls = RunTls(data, size, eof, cap, seed ^ mode);
+  if (whole.done != tls.done || whole.failed != tls.failed || whole.error != tls.error || whole.status != tls.status ||
+      whole.body != tls.body || whole.events != tls.events || whole.over != tls.over ||
+      whole.capped_events != tls.capped_events) {
+    __builtin_trap();
+  }
+  if (!whole.failed && whole.consumed != tls.consumed) __builtin_trap();
+#endif
   return 0;
 }

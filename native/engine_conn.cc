@@ -224,28 +224,12 @@ ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error) {
     if (n < 0) *err = errno;
     return n;
   }
-  ERR_clear_error();
-  errno = 0;
-  const int n = SSL_read(c->ssl, buf_.data(), static_cast<int>(buf_.size()));
-  if (n > 0) return n;
-  const int e = errno;
-  switch (SSL_get_error(c->ssl, n)) {
-    case SSL_ERROR_ZERO_RETURN: return 0;
-    case SSL_ERROR_WANT_READ:
-    case SSL_ERROR_WANT_WRITE: *err = EAGAIN; return -1;
-    case SSL_ERROR_SYSCALL:
-      if (e == 0) return 0;
-      *err = e;
-      return -1;
-    default: *tls_error = TlsClient::Error(nullptr, n, SSL_ERROR_SSL, e); return -2;
-  }
+  return TlsReadSome(c->ssl, buf_.data(), buf_.size(), err, tls_error);
 }
 
 void IoLoop::OnReadable(Conn* c) {
-  // SSL_read returns at most one TLS record (≤ 16 KiB) per call, so TLS connections take more
-  // rounds, and a record OpenSSL already holds is read before going back to epoll.
-  const int rounds = c->ssl != nullptr ? 64 : 4;
-  for (int round = 0; round < rounds || (c->ssl != nullptr && SSL_has_pending(c->ssl)); ++round) {
+  // TLS connections read as TlsKeepReading says (more rounds, and what OpenSSL already holds).
+  for (int round = 0; c->ssl != nullptr ? TlsKeepReading(c->ssl, round) : round < 4; ++round) {
     int read_err = 0;
     std::string tls_error;
     const ssize_t n = ReadSome(c, &read_err, &tls_error);

@@ -4,6 +4,8 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -138,6 +140,24 @@ std::string TlsClient::Error(SSL* ssl, int ret, int ssl_error, int saved_errno) 
     return std::string("tls: ") + std::strerror(saved_errno);
   }
   return "tls: " + LastSslError();
+}
+
+ssize_t TlsReadSome(SSL* ssl, char* buf, size_t cap, int* err, std::string* tls_error) {
+  ERR_clear_error();
+  errno = 0;
+  const int n = SSL_read(ssl, buf, static_cast<int>(std::min<size_t>(cap, 1 << 30)));
+  if (n > 0) return n;
+  const int e = errno;
+  switch (SSL_get_error(ssl, n)) {
+    case SSL_ERROR_ZERO_RETURN: return 0;
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE: *err = EAGAIN; return -1;
+    case SSL_ERROR_SYSCALL:
+      if (e == 0) return 0;
+      *err = e;
+      return -1;
+    default: *tls_error = TlsClient::Error(nullptr, n, SSL_ERROR_SSL, e); return -2;
+  }
 }
 
 }  // namespace servebench

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <openssl/ssl.h>
+#include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
@@ -48,5 +49,15 @@ class TlsClient {
   std::mutex mu_;
   SSL_SESSION* session_ = nullptr;  // the latest resumable session (guarded by mu_)
 };
+
+// One SSL_read on a non-blocking connection into buf: >0 bytes, 0 at the end of the stream, −1 with
+// *err an errno value (EAGAIN: nothing now), −2 with *tls_error set (a TLS protocol failure). The
+// engine's read path and the fuzz target (fuzz/http1_sse_fuzz.cc, TLS mode) both read through it.
+ssize_t TlsReadSome(SSL* ssl, char* buf, size_t cap, int* err, std::string* tls_error);
+
+// Whether one readiness gets another read: SSL_read returns at most one TLS record (≤ 16 KiB) per
+// call, so TLS connections take more rounds than plain ones, and a record OpenSSL already holds is
+// read before going back to epoll (it would never be signalled again).
+inline bool TlsKeepReading(SSL* ssl, int round) { return round < 64 || SSL_has_pending(ssl) == 1; }
 
 }  // namespace servebench
