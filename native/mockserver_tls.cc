@@ -71,6 +71,10 @@ MockTls::MockTls(const std::string& cert_file, const std::string& key_file, cons
     if (SSL_CTX_load_verify_locations(ctx_, client_ca_file.c_str(), nullptr) != 1)
       fail("--tls-client-ca: cannot load CA certificates from " + client_ca_file);
     SSL_CTX_set_verify(ctx_, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
+    // A server that verifies peers must name its session context, or OpenSSL refuses every resumed
+    // session with an internal_error alert (the client resumes on each new connection).
+    static const unsigned char kSessionContext[] = "servebench-mock";
+    SSL_CTX_set_session_id_context(ctx_, kSessionContext, sizeof(kSessionContext) - 1);
   }
 }
 

@@ -176,4 +176,18 @@ describe('TLS failures as records', () => {
       await t.close();
     }
   });
+
+  it('native: resumes against a server that requires client certificates too (mTLS)', async () => {
+    const tls = { ...NONE, ca_cert: certs.ca, client_cert: certs.clientCert, client_key: certs.clientKey };
+    const t = transport('native', mtls.url, tls, null) as NativeTransport;
+    try {
+      expect((await sendOne(t)).error).toBeNull();
+      // A verifying server that names no session context refuses every resumed session (internal_error).
+      const recs = await Promise.all([sendOne(t, 1), sendOne(t, 2), sendOne(t, 3)]);
+      for (const r of recs) expect(r.error).toBeNull();
+      expect(t.stats().tls_resumed).toBeGreaterThanOrEqual(1);
+    } finally {
+      await t.close();
+    }
+  });
 });
