@@ -117,8 +117,9 @@ describe('a saturated JS event loop', () => {
     expect(quantile(n, 0.5)).toBeLessThan(5);
     expect(quantile(n, 0.5)).toBeLessThan(quantile(u, 0.5) / 4);
     expect(quantile(n, 0.9)).toBeLessThan(quantile(u, 0.9) / 2);
-    // Where the kernel let the I/O thread run SCHED_FIFO, it preempts the busy thread at once.
-    if (native.report.io_threads?.realtime === 1) expect(quantile(n, 0.99)).toBeLessThan(1);
+    // Where the kernel let the I/O thread run SCHED_FIFO, it preempts the busy thread at once; other
+    // test files' engines may hold the second core at the same priority, so a few ms, not zero.
+    if (native.report.io_threads?.realtime === 1) expect(quantile(n, 0.99)).toBeLessThan(Math.min(5, quantile(u, 0.99) / 4));
   });
 
   it('bunches the undici stamps: tokens that left 10 ms apart arrive together', () => {
