@@ -119,11 +119,13 @@ export function isCl100k(json: unknown, enc: TiktokenEncoding): boolean {
 }
 
 /**
- * CL100K_SPLIT as a JS RegExp: V8 in Node 20 has no inline modifier groups, so `(?i:'s|…)` is spelled
- * out case by case; the rest is the same syntax.
+ * CL100K_SPLIT as a JS RegExp. V8 in Node 20 has no inline modifier groups, so `(?i:'s|…)` is spelled
+ * out case by case; and Rust's `\s` is Unicode White_Space (U+0085 in, U+FEFF out), not JS's `\s`.
  */
 export const CL100K_SPLIT_JS = new RegExp(
-  CL100K_SPLIT.replace("(?i:'s|'t|'re|'ve|'m|'ll|'d)", "'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])"),
+  CL100K_SPLIT.replace("(?i:'s|'t|'re|'ve|'m|'ll|'d)", "'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])")
+    .replaceAll('\\s', '\\p{White_Space}')
+    .replaceAll('\\S', '\\P{White_Space}'),
   'gu',
 );
 

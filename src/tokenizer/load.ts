@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { TokenizerLoadError } from '../errors.js';
 import { boundedCount } from './bounded.js';
+import { hfPieceCounter } from './hf-pieces.js';
 import { DEFAULT_TOKENIZER_PACKAGE, resolveTokenizerSpec, type ResolvedTokenizer } from './resolve.js';
 import type { TextTokenizer } from './types.js';
 
@@ -58,9 +59,11 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
   }
 
   const encode = (text: string): number[] => tok.encode(text, { add_special_tokens: false }).ids;
+  const whole = (t: string) => encode(t).length;
+  const countText = hfPieceCounter(tok, json, whole) ?? whole;
   return {
     encode,
-    count: (text: string): number => (text.length === 0 ? 0 : boundedCount((t) => encode(t).length, text)),
+    count: (text: string): number => (text.length === 0 ? 0 : boundedCount(countText, text)),
     decode: (ids: number[]): string => tok.decode(ids),
   };
 }

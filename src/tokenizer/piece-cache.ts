@@ -11,6 +11,8 @@ const MAX_CACHED_PIECE = 32;
 export interface PieceCounterOptions {
   /** The pre-tokenizer's split as a global, unicode JS RegExp (its matches are the pieces). */
   split: RegExp;
+  /** True when the text between two matches is a piece too (Hugging Face's "Isolated" behaviour). */
+  gaps?: boolean;
   /** Tokens in one piece (or, for a text `fallback` says is special, in the whole text). */
   countPiece: (piece: string) => number;
   /** True for a text the split would break wrongly (one holding a special token's text): counted whole. */
@@ -29,6 +31,7 @@ export function pieceCounter(opts: PieceCounterOptions): (text: string) => numbe
     if (opts.fallback(text)) return opts.countPiece(text);
     let total = 0;
     let covered = 0;
+    let end = 0;
     split.lastIndex = 0;
     for (let m = split.exec(text); m !== null; m = split.exec(text)) {
       const piece = m[0];
@@ -37,20 +40,30 @@ export function pieceCounter(opts: PieceCounterOptions): (text: string) => numbe
         split.lastIndex++;
         continue;
       }
+      if (m.index > end && opts.gaps) {
+        total += cached(text.slice(end, m.index));
+        covered += m.index - end;
+      }
+      end = m.index + piece.length;
       covered += piece.length;
-      if (piece.length > MAX_CACHED_PIECE) {
-        total += opts.countPiece(piece);
-        continue;
-      }
-      let n = cache.get(piece);
-      if (n === undefined) {
-        n = opts.countPiece(piece);
-        if (cache.size >= maxEntries) cache.clear();
-        cache.set(piece, n);
-      }
-      total += n;
+      total += cached(piece);
+    }
+    if (end < text.length && opts.gaps) {
+      total += cached(text.slice(end));
+      covered += text.length - end;
     }
     // A split that skipped text (a regex not covering every character) would undercount: count whole.
     return covered === text.length ? total : opts.countPiece(text);
   };
+
+  function cached(piece: string): number {
+    if (piece.length > MAX_CACHED_PIECE) return opts.countPiece(piece);
+    let n = cache.get(piece);
+    if (n === undefined) {
+      n = opts.countPiece(piece);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(piece, n);
+    }
+    return n;
+  }
 }

@@ -54,3 +54,13 @@ describe('pieceCounter', () => {
     expect(() => pieceCounter({ split: /\w+/u, countPiece: () => 1, fallback: () => false })).toThrow(/global, unicode/);
   });
 });
+
+describe('pieceCounter with gaps (Hugging Face "Isolated" splits)', () => {
+  it('counts the text between matches as pieces too', () => {
+    const t = toy();
+    const digits = pieceCounter({ split: /\p{N}/gu, gaps: true, countPiece: t.countPiece, fallback: () => false });
+    // "abcd" (2) "1" (1) "xy" (1) "2" (1) "3" (1) "z" (1)
+    expect(digits('abcd1xy23z')).toBe(7);
+    expect(t.calls).toEqual(['abcd', '1', 'xy', '2', '3', 'z']);
+  });
+});
