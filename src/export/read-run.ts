@@ -8,25 +8,12 @@ import { PROFILE_EXPORT_SCHEMA_VERSION, type ProfileExport } from './json.js';
 import { PROFILE_JSON, RECORDS_JSONL } from './artifacts.js';
 import { HISTOGRAMS_JSON, type HistogramsJson } from './histograms.js';
 import { GPU_TELEMETRY_JSONL } from '../telemetry/export.js';
+import { readRecordColumns, type RecordColumns } from './read-records.js';
+
+export { readRecordColumns, type RecordColumns };
 
 export const SWEEP_SUMMARY_JSON = 'sweep_summary.json';
 export { GPU_TELEMETRY_JSONL };
-
-/**
- * The records as columns, times in seconds from the profiling start (stamps lose no more than a
- * microsecond as doubles below ~100 days of uptime). Metric values in display units (ms, tokens).
- */
-export interface RecordColumns {
-  phase: string[];
-  status: string[];
-  errorType: (string | null)[];
-  start_s: number[];
-  end_s: number[];
-  ttft_ms: (number | null)[];
-  latency_ms: (number | null)[];
-  output_tokens: (number | null)[];
-  input_tokens: (number | null)[];
-}
 
 export interface GpuSample {
   gpu: string;
@@ -92,54 +79,6 @@ function readProfile(file: string): ProfileExport {
 
 function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
-function metricValue(m: unknown, tag: string): number | null {
-  const e = (m as Record<string, { value?: unknown } | undefined>)[tag];
-  return num(e?.value);
-}
-
-/** records.jsonl as columns; null when the file is absent. */
-export function readRecordColumns(file: string, origin_ns: number): RecordColumns | null {
-  if (!fs.existsSync(file)) return null;
-  const text = fs.readFileSync(file, 'utf8');
-  const c: RecordColumns = {
-    phase: [],
-    status: [],
-    errorType: [],
-    start_s: [],
-    end_s: [],
-    ttft_ms: [],
-    latency_ms: [],
-    output_tokens: [],
-    input_tokens: [],
-  };
-  let n = 0;
-  for (const line of text.split('\n')) {
-    n++;
-    if (line.trim() === '') continue;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(line) as Record<string, unknown>;
-    } catch (err) {
-      throw new InvalidFileError(`${file}:${n}: not valid JSON (${(err as Error).message})`);
-    }
-    const start = num(o?.start_ns);
-    const end = num(o?.end_ns);
-    if (start === null || end === null) throw new InvalidFileError(`${file}:${n}: start_ns and end_ns must be numbers`);
-    c.phase.push(String(o.phase));
-    c.status.push(String(o.status));
-    const err = o.error as { type?: unknown } | null;
-    c.errorType.push(err && typeof err.type === 'string' ? err.type : null);
-    c.start_s.push((start - origin_ns) / 1e9);
-    c.end_s.push((end - origin_ns) / 1e9);
-    const m = o.metrics ?? {};
-    c.ttft_ms.push(metricValue(m, 'time_to_first_token'));
-    c.latency_ms.push(metricValue(m, 'request_latency'));
-    c.output_tokens.push(metricValue(m, 'output_token_count'));
-    c.input_tokens.push(metricValue(m, 'input_sequence_length'));
-  }
-  return c;
 }
 
 function readGpu(file: string, origin_ns: number): GpuSample[] | null {
