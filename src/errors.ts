@@ -42,6 +42,16 @@ export class InvalidArgumentError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
+/** Throws the one line a bad flag value gets: `--flag: why` (InvalidArgumentError, exit code 2). */
+export function badFlag(flag: string, msg: string): never {
+  throw new InvalidArgumentError(`--${flag}: ${msg}`);
+}
+
+/** Throws the one line two flags that do not go together get: `--a: cannot be combined with --b`. */
+export function flagConflict(a: string, b: string, why = 'cannot be combined with'): never {
+  throw new InvalidArgumentError(`--${a}: ${why} --${b}`);
+}
+
 /** `merge`: a shard of the run is missing or failed (without --allow-partial). */
 export class ShardMissingError extends ServebenchError {
   override readonly code = 'SB_SHARD_MISSING';

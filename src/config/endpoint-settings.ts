@@ -1,7 +1,7 @@
 // The settings of the non-chat endpoint types (embeddings, rankings, Responses, Anthropic Messages):
 // their flags' validation, their default paths, and which of them stream. Endpoint types are plain
 // strings here so that config/types.ts can import these settings without a cycle.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 
 /** How a rankings server is asked: Cohere/Jina /v1/rerank, vLLM /rerank or /score, Hugging Face TEI /rerank. */
 export const RANKINGS_FLAVORS = ['cohere', 'vllm-rerank', 'vllm-score', 'tei'] as const;
@@ -44,10 +44,6 @@ const RANKINGS_PATHS: Record<RankingsFlavor, string> = {
   'vllm-score': '/score',
   tei: '/rerank',
 };
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
 
 function positiveInt(flag: string, v: number | undefined, dflt: number, max: number): number {
   if (v === undefined) return dflt;

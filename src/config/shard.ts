@@ -6,7 +6,7 @@
 // - a stream of draws (dataset entries, synthetic prompts, arrivals, trace entries) goes round
 //   robin: draw j belongs to shard j mod N. Every shard walks the same seeded stream, so the
 //   shards' draws are disjoint and together are exactly the draws of one unsharded run.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 
 export interface ShardConfig {
   /** 0-based shard index (--shard-index, else $JOB_COMPLETION_INDEX). */
@@ -28,10 +28,6 @@ export interface ShardFlags {
   'shard-count'?: number;
   'start-at'?: string | number;
   'start-at-max-late'?: number;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 /** --start-at: ISO 8601 with a zone (2026-12-01T20:00:00Z) or Unix epoch seconds (fractions allowed) → Unix ms. */

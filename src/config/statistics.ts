@@ -1,7 +1,7 @@
 // Statistics settings of a run: confidence intervals (--confidence), whose metric definitions
 // (--convention) and repeated runs (--num-profile-runs, --profile-run-cooldown-seconds).
 // Parsed from the flags once; bad values are InvalidArgumentError (one line, exit code 2).
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 import { parseConfidence } from '../metrics/core/confidence.js';
 import { CONVENTION_CHOICES, DEFAULT_CONVENTION, type ConventionChoice } from '../metrics/conventions.js';
 
@@ -23,10 +23,6 @@ export interface StatisticsSettings {
   readonly num_profile_runs: number;
   /** Pause between repeated runs, seconds. */
   readonly profile_run_cooldown_s: number;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 /** `sweep`: the run is a sweep, which repeated runs do not combine with. */

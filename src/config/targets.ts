@@ -1,6 +1,6 @@
 // Several targets in one run: --url A --url B (with --url-weights), --model a,b (with
 // --model-selection-strategy and --model-weights). Parsed here; the selection itself is load/targets.ts.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 
 export const MODEL_SELECTION_STRATEGIES = ['round_robin', 'random', 'weighted'] as const;
 export type ModelSelectionStrategy = (typeof MODEL_SELECTION_STRATEGIES)[number];
@@ -22,10 +22,6 @@ export interface TargetsConfig {
   readonly model_selection_strategy: ModelSelectionStrategy;
   /** --model-weights, one per model (strategy weighted); null otherwise. */
   readonly model_weights: readonly number[] | null;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 /** A repeatable string flag as a list: yargs gives a string, an array, or nothing. */

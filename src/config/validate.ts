@@ -1,7 +1,7 @@
 // Turns parsed flags into a RunConfig, or throws InvalidArgumentError naming the flag.
 import path from 'node:path';
 import os from 'node:os';
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { TRANSPORT_KINDS, chooseTransport } from '../transport/select.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
@@ -18,7 +18,7 @@ import {
 } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
-import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode, UrlCredentials } from './types.js';
+import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
@@ -28,6 +28,9 @@ import { parseTlsFlags, type TlsFlags } from './tls-flags.js';
 import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
 import { parseTemplateFlags, type TemplateFlags } from '../endpoints/template-config.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
+import { parseExtraInputs, parseHeaders, parseUrl } from './request-flags.js';
+
+export { parseExtraInputs, parseHeaders, parseUrl };
 import { parseShardFlags, type ShardFlags } from './shard.js';
 import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
 
@@ -97,10 +100,6 @@ export interface ProfileFlags
   config?: string;
 }
 
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
-
 function intAtLeast(flag: string, v: number | undefined, min: number, dflt: number): number;
 function intAtLeast(flag: string, v: number | undefined, min: number, dflt: null): number | null;
 function intAtLeast(flag: string, v: number | undefined, min: number, dflt: number | null): number | null {
@@ -121,68 +120,6 @@ function oneOf<T extends string>(flag: string, v: string | undefined, allowed: r
   if (v === undefined) return dflt;
   if (!allowed.includes(v as T)) bad(flag, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   return v as T;
-}
-
-/** Strips user:pass@ from a URL-like text, so that no message echoes it. */
-function withoutUserinfo(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
-}
-
-/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, config/auth.ts). */
-export function parseUrl(raw: string): { url: string; credentials: UrlCredentials | null } {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    bad('url', `not a URL: ${JSON.stringify(withoutUserinfo(raw))}`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad('url', `only http:// and https:// are supported, got ${u.protocol}`);
-  let credentials: UrlCredentials | null = null;
-  if (u.username !== '' || u.password !== '') {
-    try {
-      credentials = { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
-    } catch {
-      bad('url', 'the credentials in the URL are not valid percent-encoding');
-    }
-    if (/[\r\n]/.test(credentials.username + credentials.password)) bad('url', 'the credentials in the URL must not contain line breaks');
-    u.username = '';
-    u.password = '';
-  }
-  return { url: u.toString().replace(/\/+$/, ''), credentials };
-}
-
-export function parseHeaders(list: readonly string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of list ?? []) {
-    const i = String(item).indexOf(':');
-    if (i <= 0) bad('header', `expected NAME:VALUE, got ${JSON.stringify(String(item).split(':')[0] + (i < 0 ? '' : ':…'))}`);
-    const name = String(item).slice(0, i).trim().toLowerCase();
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) bad('header', `invalid header name ${JSON.stringify(name)}`);
-    out[name] = String(item)
-      .slice(i + 1)
-      .trim();
-  }
-  return out;
-}
-
-/** k:v pairs; v is parsed as JSON when it is valid JSON, else kept as a string. */
-export function parseExtraInputs(list: readonly string[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const item of list ?? []) {
-    const s = String(item);
-    const i = s.indexOf(':');
-    if (i <= 0) bad('extra-inputs', `expected KEY:VALUE, got ${JSON.stringify(s)}`);
-    const key = s.slice(0, i).trim();
-    const raw = s.slice(i + 1).trim();
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      /* a bare string */
-    }
-    out[key] = value;
-  }
-  return out;
 }
 
 function timestamp(d: Date): string {

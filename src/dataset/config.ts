@@ -3,7 +3,7 @@
 // between flags) live in one place; config/validate.ts calls parseDatasetFlags.
 
 import { DEFAULTS, MAX_PROMPT_TOKENS } from '../config/defaults.js';
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
@@ -50,14 +50,6 @@ export interface DatasetFlags {
   'isl-stddev'?: number;
   osl?: number;
   'osl-stddev'?: number;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
-
-function conflict(a: string, b: string, why = 'cannot be combined with'): never {
-  throw new InvalidArgumentError(`--${a}: ${why} --${b}`);
 }
 
 function num(flag: string, v: unknown, min: number, integer: boolean): number {

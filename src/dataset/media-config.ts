@@ -2,7 +2,7 @@
 // and the sizes asked of generation endpoints. Validated once; a bad value or a missing file is
 // one line naming the flag, exit 2, before any request.
 import fs from 'node:fs';
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 import type { ImageFormat } from './media-synth.js';
 
 export interface ImageSettings {
@@ -60,10 +60,6 @@ export const DEFAULT_GENERATED_IMAGE_SIZE = 1024;
 /** The largest synthetic image side and clip length: far beyond any real input, and memory stays bounded. */
 const MAX_IMAGE_SIDE = 8192;
 const MAX_AUDIO_SECONDS = 3600;
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
 
 function num(flag: string, v: number | undefined, dflt: number, opts: { int?: boolean; min?: number; max?: number } = {}): number {
   if (v === undefined) return dflt;

@@ -1,7 +1,7 @@
 // `servebench kube`'s own flags, checked and resolved into the one description the manifests are
 // built from (manifests.ts). Pure: the clock is a parameter, so a given --start-at gives the same
 // output every time.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 
 /** The flags of `servebench kube` that are its own (the profile flags pass through, see args.ts). */
 export interface KubeFlags {
@@ -59,10 +59,6 @@ export interface KubeSpec {
   allow_partial: boolean;
   /** The Secret (and its key) holding the API key, given to each shard as $OPENAI_API_KEY. */
   api_key_secret: { name: string; key: string } | null;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 // DNS-1123: a label (namespaces, and the run name, which prefixes Job names and pod labels) and a

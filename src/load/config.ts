@@ -1,7 +1,7 @@
 // The scheduling part of the run config: load mode, arrival pattern, ramps, phases, grace,
 // cancellation, fixed-schedule replay and sweeps. Parsed from the `profile` flags here, so the
 // rules (and the conflicts between flags) live in one place; config/validate.ts calls parseLoadFlags.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { parseStagesFlags, type StagesConfig, type StagesFlags } from './stages-config.js';
 import { stagesPeak } from './stages.js';
 
@@ -89,14 +89,6 @@ export const LOAD_DEFAULTS = {
   /** Closed-loop concurrency of a sweep's throughput point when --concurrency is not given. */
   sweep_throughput_concurrency: 256,
 };
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
-
-function conflict(a: string, b: string, why = 'cannot be combined with'): never {
-  throw new InvalidArgumentError(`--${a}: ${why} --${b}`);
-}
 
 /** A finite number (yargs gives NaN for a non-numeric value of a number flag). */
 function num(flag: string, v: unknown): number {

@@ -1,7 +1,7 @@
 // The flags that find a server's limits: --search max-rate|max-concurrency (run/search.ts walks
 // the points, run/search-plan.ts picks them) and --stop-on-over-saturation (run/over-saturation.ts).
 // Parsed and cross-checked here, so every conflict is one line naming the flag (exit code 2).
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 import type { LoadConfig } from './config.js';
 
 export type SearchKind = 'max-rate' | 'max-concurrency';
@@ -51,10 +51,6 @@ export interface LimitFlags {
   'over-saturation-min-samples'?: number;
   'over-saturation-window'?: number;
   'over-saturation-alpha'?: number;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 function number(flag: string, v: unknown, ok: (n: number) => boolean, what: string): number {

@@ -1,5 +1,5 @@
 // --server-metrics URL[,URL…], --no-server-metrics, --server-metrics-interval-ms.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 
 export const DEFAULT_SERVER_METRICS_INTERVAL_MS = 333;
 
@@ -9,10 +9,6 @@ export interface ServerMetricsConfig {
   /** Endpoints named by --server-metrics, scraped besides the discovered ones. */
   readonly urls: readonly string[];
   readonly interval_ms: number;
-}
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
 }
 
 /** `value`: the flag as yargs gives it (string(s); false for --no-server-metrics); `interval`: --server-metrics-interval-ms. */

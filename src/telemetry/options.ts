@@ -1,5 +1,5 @@
 // `--gpu-telemetry` and `--gpu-sample-interval-ms`: validated into a GpuTelemetryConfig.
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad } from '../errors.js';
 import type { GpuTelemetryConfig } from './types.js';
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 50;
@@ -8,10 +8,6 @@ export const MAX_SAMPLE_INTERVAL_MS = 3_600_000;
 export const DEFAULT_DCGM_URL = 'http://localhost:9400/metrics';
 /** DCGM exporter refreshes its values on its own collect interval; scraping far faster only re-reads them. */
 export const DEFAULT_DCGM_INTERVAL_MS = 333;
-
-function bad(flag: string, msg: string): never {
-  throw new InvalidArgumentError(`--${flag}: ${msg}`);
-}
 
 /** The sampling interval: an integer >= 1 (ms); absent means the default. */
 export function parseSampleInterval(v: unknown): number {
