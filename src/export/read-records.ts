@@ -24,6 +24,11 @@ export interface RecordColumns {
   input_tokens: (number | null)[];
 }
 
+/** Columns with no record yet. */
+export function emptyRecordColumns(): RecordColumns {
+  return { phase: [], status: [], errorType: [], start_s: [], end_s: [], ttft_ms: [], latency_ms: [], output_tokens: [], input_tokens: [] };
+}
+
 const INT = '(-?\\d+)';
 const OPT_INT = '(?:-?\\d+|null)';
 /** recordLine's fields up to the error's type, in its order (x_request_id is any JSON string). */
@@ -119,17 +124,7 @@ export function readRecordColumns(file: string, origin_ns: number): RecordColumn
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new InvalidFileError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const c: RecordColumns = {
-    phase: [],
-    status: [],
-    errorType: [],
-    start_s: [],
-    end_s: [],
-    ttft_ms: [],
-    latency_ms: [],
-    output_tokens: [],
-    input_tokens: [],
-  };
+  const c: RecordColumns = emptyRecordColumns();
   const take = (line: string, n: number) => {
     if (line.trim() === '') return;
     if (!pushFast(c, line, origin_ns)) pushParsed(c, line, origin_ns, `${file}:${n}`);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pushFast, readRecordColumns, type RecordColumns } from '../../../src/export/read-records.js';
+import { emptyRecordColumns, pushFast, readRecordColumns, type RecordColumns } from '../../../src/export/read-records.js';
 import { recordLine, type RecordLineInput } from '../../../src/export/records.js';
 import { tmpDir } from '../../helpers/cli.js';
 import { rng } from '../../helpers/rng.js';
@@ -13,17 +13,7 @@ const units = (tag: string) =>
 
 /** The columns as JSON.parse of each line gives them (what the reader did before its fast path). */
 function reference(text: string, origin: number): RecordColumns {
-  const c: RecordColumns = {
-    phase: [],
-    status: [],
-    errorType: [],
-    start_s: [],
-    end_s: [],
-    ttft_ms: [],
-    latency_ms: [],
-    output_tokens: [],
-    input_tokens: [],
-  };
+  const c: RecordColumns = emptyRecordColumns();
   const val = (m: Record<string, { value: unknown }>, k: string) => {
     const v = m[k]?.value;
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
@@ -103,7 +93,7 @@ describe('readRecordColumns', () => {
       const fast = text
         .trim()
         .split('\n')
-        .filter((l) => pushFast(reference('', 0), l, 0)).length;
+        .filter((l) => pushFast(emptyRecordColumns(), l, 0)).length;
       expect(fast).toBe(
         text
           .trim()
@@ -123,7 +113,7 @@ describe('readRecordColumns', () => {
     const file = path.join(dir, 'other.jsonl');
     fs.writeFileSync(file, text);
     expect(readRecordColumns(file, 0)).toEqual(reference(text, 0));
-    for (const l of lines) expect(pushFast(reference('', 0), l, 0)).toBe(false);
+    for (const l of lines) expect(pushFast(emptyRecordColumns(), l, 0)).toBe(false);
   });
 
   it('reads a file of many chunks, with characters split across chunk ends', () => {

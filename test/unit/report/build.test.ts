@@ -9,20 +9,11 @@ import { renderPage } from '../../../src/report/page.js';
 import { kneeIndex } from '../../../src/report/sweep.js';
 import { MAX_POINTS_PER_RUN } from '../../../src/report/timeline.js';
 import { rng as seeded } from '../../helpers/rng.js';
+import { emptyRecordColumns } from '../../../src/export/read-records.js';
 
 function bigRun(n: number): RunExports {
   const rand = seeded(11);
-  const rec: RecordColumns = {
-    phase: [],
-    status: [],
-    errorType: [],
-    start_s: [],
-    end_s: [],
-    ttft_ms: [],
-    latency_ms: [],
-    output_tokens: [],
-    input_tokens: [],
-  };
+  const rec: RecordColumns = emptyRecordColumns();
   const hist = {
     time_to_first_token: new MetricHistogram('ns'),
     inter_token_latency: new MetricHistogram('ns'),
