@@ -8,6 +8,7 @@
         "native/js_values.cc",
         "native/sse.cc",
         "native/sse_binding.cc",
+        "native/json_keys.cc",
         "native/json_scan.cc",
         "native/sse_decode.cc",
         "native/sse_decode_binding.cc",

@@ -5,6 +5,7 @@
 //   - whitespace around a document does not change its verdict;
 //   - in a valid document, every value's text (Slice) is itself a valid document with the same
 //     number of tape nodes, and every string decodes to no more UTF-16 units than it has bytes;
+//   - there, a lookup by KeyTable id finds the same value as the byte-comparing lookup;
 //   - the decode takes an event (tail stays 0) exactly when it is [DONE] or a valid object
 //     without an error, and then appends only to the record's texts.
 // Build and run: npm run fuzz -- SECONDS json_decode (fuzz/run.sh).
@@ -30,25 +31,26 @@ void Check(bool ok) {
   if (!ok) std::abort();
 }
 
-servebench::FieldPath P(const char* text) {
+servebench::FieldPath P(servebench::KeyTable* keys, const char* text) {
   servebench::FieldPath p;
   std::string error;
-  Check(servebench::ParseFieldPath(text, &p, &error));
+  Check(servebench::ParseFieldPath(text, keys, &p, &error));
   return p;
 }
 
 const DecodeSpec& ChatSpec() {
   static const DecodeSpec spec = [] {
     DecodeSpec s;
-    s.choices = P("choices");
-    s.message = P("(delta|message)");
-    s.content = {P("content")};
-    s.reasoning = {P("reasoning_content"), P("reasoning")};
-    s.usage = {ValueSource{P("usage"), true}, ValueSource{P("usageMetadata"), true}};
-    s.error = P("error");
-    s.spec_decode = {ValueSource{P("spec_decode"), false}, ValueSource{P("metrics.speculative_decoding"), true},
-                     ValueSource{P("sglext.spec_tokens_details"), true},
-                     ValueSource{P("choices[*].sglext.spec_tokens_details"), true}};
+    s.choices = P(&s.keys, "choices");
+    s.message = P(&s.keys, "(delta|message)");
+    s.content = {P(&s.keys, "content")};
+    s.reasoning = {P(&s.keys, "reasoning_content"), P(&s.keys, "reasoning")};
+    s.usage = {ValueSource{P(&s.keys, "usage"), true}, ValueSource{P(&s.keys, "usageMetadata"), true}};
+    s.error = P(&s.keys, "error");
+    s.spec_decode = {ValueSource{P(&s.keys, "spec_decode"), false},
+                     ValueSource{P(&s.keys, "metrics.speculative_decoding"), true},
+                     ValueSource{P(&s.keys, "sglext.spec_tokens_details"), true},
+                     ValueSource{P(&s.keys, "choices[*].sglext.spec_tokens_details"), true}};
     return s;
   }();
   return spec;
@@ -77,6 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::u16string out;
         doc.AppendString(i, &out);
         Check(out.size() <= static_cast<size_t>(nd.end - nd.begin));
+      }
+    }
+    // A lookup by KeyTable id (a slot table per object) finds what the byte-comparing one does,
+    // for every object and every key of the spec; the string lookups come first, the id ones
+    // after, then both again (ids must not disturb the tape).
+    const servebench::KeyTable& keys = ChatSpec().keys;
+    for (int round = 0; round < 2; ++round) {
+      for (uint32_t i = 0; i < doc.node(0).next; ++i) {
+        for (size_t k = 0; k < keys.size(); ++k) {
+          const auto id = static_cast<uint16_t>(k);
+          Check(doc.Find(i, id, keys) == doc.Find(i, keys.key(id), keys.key16(id)));
+        }
       }
     }
   }

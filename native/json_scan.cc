@@ -1,6 +1,10 @@
 #include "json_scan.h"
 
+#include <algorithm>
 #include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace servebench {
 
@@ -15,229 +19,241 @@ inline int Hex(char c) {
   return -1;
 }
 
-struct Parser {
-  const char* s;
-  size_t n;
-  size_t i = 0;
-  std::vector<JNode>* tape;
-  int depth = 0;
-  JsonStatus status = JsonStatus::kOk;
+inline const char* SkipWs(const char* p, const char* end) {
+  while (p < end && IsWs(*p)) ++p;
+  return p;
+}
 
-  bool Fail() {
-    if (status == JsonStatus::kOk) status = JsonStatus::kInvalid;
-    return false;
+// A bare NaN / Infinity / -Infinity at p: one past it, or nullptr when none starts there.
+const char* Bare(const char* p, const char* end) {
+  static constexpr std::string_view kTokens[] = {"-Infinity", "Infinity", "NaN"};
+  for (std::string_view t : kTokens) {
+    if (static_cast<size_t>(end - p) >= t.size() && std::memcmp(p, t.data(), t.size()) == 0) return p + t.size();
   }
-  void Ws() {
-    while (i < n && IsWs(s[i])) ++i;
-  }
-  bool Lit(const char* lit, size_t len) {
-    if (n - i < len || std::memcmp(s + i, lit, len) != 0) return Fail();
-    i += len;
-    return true;
-  }
-  uint32_t Push(JType t, uint32_t begin) {
-    tape->push_back(JNode{t, false, false, begin, 0, 0});
-    return static_cast<uint32_t>(tape->size() - 1);
-  }
-  void Close(uint32_t k, uint32_t end) {
-    JNode& nd = (*tape)[k];
-    nd.end = end;
-    nd.next = static_cast<uint32_t>(tape->size());
-  }
+  return nullptr;
+}
 
-  // NaN, Infinity, -Infinity where a string may stand; false (no failure) when none starts here.
-  bool Bare() {
-    static const char* const kTokens[] = {"-Infinity", "Infinity", "NaN"};
-    for (const char* t : kTokens) {
-      const size_t len = std::strlen(t);
-      if (n - i >= len && std::memcmp(s + i, t, len) == 0) {
-        const uint32_t k = Push(JType::kString, static_cast<uint32_t>(i));
-        (*tape)[k].bare = true;
-        i += len;
-        Close(k, static_cast<uint32_t>(i));
-        return true;
-      }
-    }
-    return false;
-  }
+// A literal (true, false, null) at p: one past it, or nullptr.
+inline const char* Lit(const char* p, const char* end, std::string_view lit) {
+  if (static_cast<size_t>(end - p) < lit.size() || std::memcmp(p, lit.data(), lit.size()) != 0) return nullptr;
+  return p + lit.size();
+}
 
-  bool String() {
-    ++i;  // the opening quote
-    const uint32_t k = Push(JType::kString, static_cast<uint32_t>(i));
-    bool escaped = false;
-    for (;;) {
-      // Plain bytes run until a quote, a backslash or a control character: 8 at a time first.
-      while (n - i >= 8) {
-        uint64_t w;
-        std::memcpy(&w, s + i, 8);
-        constexpr uint64_t kOnes = 0x0101010101010101ULL;
-        constexpr uint64_t kHigh = 0x8080808080808080ULL;
-        const uint64_t q = w ^ (kOnes * '"');
-        const uint64_t b = w ^ (kOnes * '\\');
-        const uint64_t hit = ((q - kOnes) & ~q) | ((b - kOnes) & ~b) | ((w - kOnes * 0x20) & ~w);
-        if (hit & kHigh) break;
-        i += 8;
-      }
-      while (i < n) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c == '"' || c == '\\' || c < 0x20) break;
-        ++i;
-      }
-      if (i >= n) return Fail();
-      const char c = s[i];
-      if (c == '"') break;
-      if (c != '\\') return Fail();  // a raw control character
-      escaped = true;
-      if (++i >= n) return Fail();
-      const char e = s[i];
-      if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
-        ++i;
-      } else if (e == 'u') {
-        if (n - i < 5) return Fail();
-        for (size_t j = 1; j <= 4; ++j)
-          if (Hex(s[i + j]) < 0) return Fail();
-        i += 5;
-      } else {
-        return Fail();
-      }
-    }
-    JNode& nd = (*tape)[k];
-    nd.escaped = escaped;
-    nd.end = static_cast<uint32_t>(i);
-    nd.next = static_cast<uint32_t>(tape->size());
-    ++i;  // the closing quote
-    return true;
+// A number at p (a '-' or a digit): one past it, or nullptr.
+const char* Number(const char* p, const char* end) {
+  if (*p == '-') ++p;
+  if (p >= end) return nullptr;
+  if (*p == '0') {
+    ++p;
+  } else if (*p >= '1' && *p <= '9') {
+    while (p < end && IsDigit(*p)) ++p;
+  } else {
+    return nullptr;
   }
+  if (p < end && *p == '.') {
+    ++p;
+    if (p >= end || !IsDigit(*p)) return nullptr;
+    while (p < end && IsDigit(*p)) ++p;
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    if (p >= end || !IsDigit(*p)) return nullptr;
+    while (p < end && IsDigit(*p)) ++p;
+  }
+  return p;
+}
 
-  bool Number() {
-    const uint32_t k = Push(JType::kNumber, static_cast<uint32_t>(i));
-    if (s[i] == '-') ++i;
-    if (i >= n) return Fail();
-    if (s[i] == '0') {
-      ++i;
-    } else if (s[i] >= '1' && s[i] <= '9') {
-      while (i < n && IsDigit(s[i])) ++i;
+inline bool Plain(unsigned char c) { return c != '"' && c != '\\' && c >= 0x20; }
+
+// The first byte from p that ends a string's plain run (a quote, a backslash, a control
+// character), or end: 16 bytes at a time where SSE2 is, then 8 (a word's lowest flagged byte is
+// its first such one: the bit trick errs only above a true hit), then one.
+inline const char* PlainRun(const char* p, const char* end) {
+#ifdef __SSE2__
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));  // v <= 0x1F
+    const __m128i stop =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), ctl), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    const int mask = _mm_movemask_epi8(stop);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  while (end - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    constexpr uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr uint64_t kHigh = 0x8080808080808080ULL;
+    const uint64_t q = w ^ (kOnes * '"');
+    const uint64_t b = w ^ (kOnes * '\\');
+    const uint64_t hit = (((q - kOnes) & ~q) | ((b - kOnes) & ~b) | ((w - kOnes * 0x20) & ~w)) & kHigh;
+    if (hit != 0) return p + (__builtin_ctzll(hit) >> 3);
+    p += 8;
+  }
+#endif
+  while (p < end && Plain(static_cast<unsigned char>(*p))) ++p;
+  return p;
+}
+
+// From just after a string's opening quote: its closing quote, or nullptr when it is invalid
+// (unterminated, a raw control character, a bad escape). *escaped: it has a backslash escape.
+const char* StringEnd(const char* p, const char* end, bool* escaped) {
+  for (;;) {
+    p = PlainRun(p, end);
+    if (p >= end) return nullptr;
+    if (*p == '"') return p;
+    if (*p != '\\') return nullptr;  // a raw control character
+    *escaped = true;
+    if (++p >= end) return nullptr;
+    const char e = *p;
+    if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+      ++p;
+    } else if (e == 'u') {
+      if (end - p < 5) return nullptr;
+      for (int j = 1; j <= 4; ++j)
+        if (Hex(p[j]) < 0) return nullptr;
+      p += 5;
     } else {
-      return Fail();
-    }
-    if (i < n && s[i] == '.') {
-      ++i;
-      if (i >= n || !IsDigit(s[i])) return Fail();
-      while (i < n && IsDigit(s[i])) ++i;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-      ++i;
-      if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
-      if (i >= n || !IsDigit(s[i])) return Fail();
-      while (i < n && IsDigit(s[i])) ++i;
-    }
-    Close(k, static_cast<uint32_t>(i));
-    return true;
-  }
-
-  bool Key() {
-    if (i < n && s[i] == '"') return String();
-    if (i < n && Bare()) return true;
-    return Fail();
-  }
-
-  bool Container(bool object) {
-    if (++depth > JsonDoc::kMaxDepth) {
-      status = JsonStatus::kTooDeep;
-      return false;
-    }
-    const uint32_t k = Push(object ? JType::kObject : JType::kArray, static_cast<uint32_t>(i));
-    const char close = object ? '}' : ']';
-    ++i;
-    Ws();
-    if (i < n && s[i] == close) {
-      ++i;
-    } else {
-      for (;;) {
-        if (object) {
-          if (!Key()) return false;
-          Ws();
-          if (i >= n || s[i] != ':') return Fail();
-          ++i;
-          Ws();
-        }
-        if (!Value()) return false;
-        Ws();
-        if (i >= n) return Fail();
-        if (s[i] == ',') {
-          ++i;
-          Ws();
-          continue;
-        }
-        if (s[i] != close) return Fail();
-        ++i;
-        break;
-      }
-    }
-    --depth;
-    Close(k, static_cast<uint32_t>(i));
-    return true;
-  }
-
-  bool Value() {
-    if (i >= n) return Fail();
-    switch (s[i]) {
-      case '{': return Container(true);
-      case '[': return Container(false);
-      case '"': return String();
-      case 't': {
-        const uint32_t k = Push(JType::kTrue, static_cast<uint32_t>(i));
-        if (!Lit("true", 4)) return false;
-        Close(k, static_cast<uint32_t>(i));
-        return true;
-      }
-      case 'f': {
-        const uint32_t k = Push(JType::kFalse, static_cast<uint32_t>(i));
-        if (!Lit("false", 5)) return false;
-        Close(k, static_cast<uint32_t>(i));
-        return true;
-      }
-      case 'n': {
-        const uint32_t k = Push(JType::kNull, static_cast<uint32_t>(i));
-        if (!Lit("null", 4)) return false;
-        Close(k, static_cast<uint32_t>(i));
-        return true;
-      }
-      case 'N':
-      case 'I': return Bare() || Fail();
-      case '-':
-        if (Bare()) return true;
-        return Number();
-      default:
-        if (IsDigit(s[i])) return Number();
-        return Fail();
+      return nullptr;
     }
   }
-};
+}
 
 }  // namespace
 
+// Nodes are filled in place, field by field: a JNode built aside and copied in was read back as
+// 16 bytes right after its small stores, which stalled on every value (store forwarding fails).
+uint32_t JsonDoc::Push(JType type, uint32_t begin) {
+  JNode& nd = tape_.emplace_back();  // zeroed: no flags
+  nd.type = type;
+  nd.begin = begin;
+  nd.next = static_cast<uint32_t>(tape_.size());  // a container's is set when it closes
+  return nd.next - 1;
+}
+
+// A string from its opening quote at p: the node, then one past the closing quote (nullptr: invalid).
+const char* JsonDoc::String(const char* p, const char* end) {
+  const uint32_t k = Push(JType::kString, static_cast<uint32_t>(p + 1 - text_.data()));
+  bool escaped = false;
+  const char* q = StringEnd(p + 1, end, &escaped);
+  if (q == nullptr) return nullptr;
+  JNode& nd = tape_[k];
+  nd.flags = escaped ? kEscaped : 0;
+  nd.end = static_cast<uint32_t>(q - text_.data());
+  return q + 1;
+}
+
+// An object member's key and colon from p (whitespace skipped before): where its value starts
+// (whitespace skipped), or nullptr.
+const char* JsonDoc::Member(const char* p, const char* end) {
+  if (p < end && *p == '"') {
+    p = String(p, end);
+  } else if (p < end) {
+    const char* q = Bare(p, end);
+    if (q != nullptr) {
+      const uint32_t k = Push(JType::kString, static_cast<uint32_t>(p - text_.data()));
+      tape_[k].flags = kBare;
+      tape_[k].end = static_cast<uint32_t>(q - text_.data());
+    }
+    p = q;
+  } else {
+    return nullptr;
+  }
+  if (p == nullptr) return nullptr;
+  p = SkipWs(p, end);
+  if (p >= end || *p != ':') return nullptr;
+  return SkipWs(p + 1, end);
+}
+
+// One pass, no recursion: `stack_` holds the open containers, so a deep document costs no stack
+// and every cursor stays in a register.
 JsonStatus JsonDoc::Parse(std::string_view text) {
   text_ = text;
   tape_.clear();
+  stack_.clear();
+  indexed_with_ = nullptr;                                     // no object indexed yet
   if (text.size() >= (1u << 31)) return JsonStatus::kTooDeep;  // offsets are 32-bit
-  Parser p{text.data(), text.size(), 0, &tape_};
-  p.Ws();
-  if (!p.Value()) return p.status;
-  p.Ws();
-  if (p.i != p.n) return JsonStatus::kInvalid;
-  return JsonStatus::kOk;
+  const char* const base = text.data();
+  const char* const end = base + text.size();
+  auto at = [base](const char* q) { return static_cast<uint32_t>(q - base); };
+  auto scalar = [&](JType type, const char* from, const char* to, uint8_t flags = 0) {
+    if (to == nullptr) return;
+    const uint32_t k = Push(type, at(from));
+    tape_[k].end = at(to);
+    tape_[k].flags = flags;
+  };
+  const char* p = SkipWs(base, end);
+  for (;;) {
+    // A value starts at p.
+    if (p >= end) return JsonStatus::kInvalid;
+    const char c = *p;
+    if (c == '{' || c == '[') {
+      if (stack_.size() >= static_cast<size_t>(kMaxDepth)) return JsonStatus::kTooDeep;
+      const uint32_t k = Push(c == '{' ? JType::kObject : JType::kArray, at(p));
+      p = SkipWs(p + 1, end);
+      if (p < end && *p == (c == '{' ? '}' : ']')) {
+        tape_[k].end = at(++p);  // empty: done (its `next` is already k + 1)
+      } else {
+        stack_.push_back(k);
+        if (c == '{' && (p = Member(p, end)) == nullptr) return JsonStatus::kInvalid;
+        continue;  // to its first value
+      }
+    } else {
+      const char* q = nullptr;
+      switch (c) {
+        case '"': q = String(p, end); break;
+        case 't': scalar(JType::kTrue, p, q = Lit(p, end, "true")); break;
+        case 'f': scalar(JType::kFalse, p, q = Lit(p, end, "false")); break;
+        case 'n': scalar(JType::kNull, p, q = Lit(p, end, "null")); break;
+        case 'N':
+        case 'I': scalar(JType::kString, p, q = Bare(p, end), kBare); break;
+        case '-':
+          if ((q = Bare(p, end)) != nullptr) {
+            scalar(JType::kString, p, q, kBare);
+            break;
+          }
+          scalar(JType::kNumber, p, q = Number(p, end));
+          break;
+        default:
+          if (IsDigit(c)) scalar(JType::kNumber, p, q = Number(p, end));
+          break;
+      }
+      if (q == nullptr) return JsonStatus::kInvalid;
+      p = q;
+    }
+    // A value ended at p: what follows is a comma, the innermost container's close, or the end.
+    for (;;) {
+      p = SkipWs(p, end);
+      if (stack_.empty()) return p == end ? JsonStatus::kOk : JsonStatus::kInvalid;
+      if (p >= end) return JsonStatus::kInvalid;
+      JNode& open = tape_[stack_.back()];
+      const bool object = open.type == JType::kObject;
+      if (*p == ',') {
+        p = SkipWs(p + 1, end);
+        if (object && (p = Member(p, end)) == nullptr) return JsonStatus::kInvalid;
+        break;  // to the next value
+      }
+      if (*p != (object ? '}' : ']')) return JsonStatus::kInvalid;
+      ++p;
+      open.end = at(p);
+      open.next = static_cast<uint32_t>(tape_.size());
+      stack_.pop_back();
+    }
+  }
 }
 
 std::string_view JsonDoc::Slice(uint32_t i) const {
   const JNode& nd = tape_[i];
-  if (nd.type == JType::kString && !nd.bare) return text_.substr(nd.begin - 1, nd.end - nd.begin + 2);
+  if (nd.type == JType::kString && !(nd.flags & kBare)) return text_.substr(nd.begin - 1, nd.end - nd.begin + 2);
   return text_.substr(nd.begin, nd.end - nd.begin);
 }
 
 bool JsonDoc::KeyEquals(uint32_t i, std::string_view key, const std::u16string& key16) const {
   const JNode& nd = tape_[i];
-  if (!nd.escaped) return text_.substr(nd.begin, nd.end - nd.begin) == key;
+  if (!(nd.flags & kEscaped)) return text_.substr(nd.begin, nd.end - nd.begin) == key;
   scratch_.clear();
   AppendString(i, &scratch_);
   return scratch_ == key16;
@@ -253,6 +269,39 @@ int64_t JsonDoc::Find(uint32_t obj, std::string_view key, const std::u16string& 
   return found;
 }
 
+// Fills object `obj`'s slot table; false when there are too many tables (then lookups scan).
+bool JsonDoc::Index(uint32_t obj, const KeyTable& keys) {
+  if (indexed_with_ != &keys) {
+    if (indexed_with_ != nullptr) {
+      for (JNode& nd : tape_) nd.flags &= static_cast<uint8_t>(~kIndexed);
+    }
+    indexed_with_ = &keys;
+    tables_ = 0;
+  }
+  // Table numbers are 16-bit: past that many objects (a multi-megabyte event), scan instead.
+  if (tables_ > 0xFFFF) return false;
+  JNode& o = tape_[obj];
+  o.flags |= kIndexed;
+  o.table = static_cast<uint16_t>(tables_);
+  const size_t width = keys.size();
+  const size_t base = tables_++ * width;
+  if (slots_.size() < base + width) slots_.resize(base + width);
+  std::fill_n(slots_.begin() + static_cast<std::ptrdiff_t>(base), width, 0u);
+  for (uint32_t k = obj + 1; k < o.next; k = tape_[k + 1].next) {
+    const JNode& nd = tape_[k];
+    uint16_t id;
+    if (nd.flags & kEscaped) {
+      scratch_.clear();
+      AppendString(k, &scratch_);
+      id = keys.Match(scratch_);
+    } else {
+      id = keys.Match(text_.substr(nd.begin, nd.end - nd.begin), text_.size() - nd.begin);
+    }
+    if (id != KeyTable::kNone) slots_[base + id] = k + 2;  // the value, + 1; a later duplicate wins
+  }
+  return true;
+}
+
 bool JsonDoc::PlainCount(uint32_t i) const {
   const JNode& nd = tape_[i];
   if (nd.type != JType::kNumber || nd.end - nd.begin > 15) return false;
@@ -265,11 +314,11 @@ void JsonDoc::AppendString(uint32_t i, std::u16string* out) const {
   const JNode& nd = tape_[i];
   const char* p = text_.data() + nd.begin;
   const char* end = text_.data() + nd.end;
-  if (nd.bare) {
+  if (nd.flags & kBare) {
     for (; p < end; ++p) out->push_back(static_cast<char16_t>(*p));
     return;
   }
-  if (!nd.escaped) {
+  if (!(nd.flags & kEscaped)) {
     AppendUtf8As16(p, static_cast<size_t>(end - p), out);
     return;
   }
@@ -300,63 +349,66 @@ void JsonDoc::AppendString(uint32_t i, std::u16string* out) const {
 
 void AppendUtf8As16(const char* p, size_t n, std::u16string* out) {
   const auto* s = reinterpret_cast<const unsigned char*>(p);
+  // Decoded into a buffer and appended a chunk at a time: growing the string to n units and
+  // shrinking it back cost more than decoding a token's few bytes.
+  constexpr size_t kChunk = 128;
+  char16_t o[kChunk];
   size_t i = 0;
-  const size_t base = out->size();
-  out->resize(base + n);  // UTF-16 never needs more units than UTF-8 has bytes
-  char16_t* o = &(*out)[base];
-  size_t w = 0;
   while (i < n) {
-    const unsigned char c = s[i];
-    if (c < 0x80) {
-      o[w++] = c;
+    size_t w = 0;
+    while (i < n && w + 2 <= kChunk) {  // a code point is at most 2 units
+      const unsigned char c = s[i];
+      if (c < 0x80) {
+        o[w++] = c;
+        ++i;
+        continue;
+      }
+      // WHATWG UTF-8 decode: a lead byte, then continuation bytes in [lower, upper].
+      unsigned need = 0;
+      uint32_t cp = 0;
+      unsigned char lower = 0x80, upper = 0xBF;
+      if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+        cp = c & 0x1F;
+      } else if (c >= 0xE0 && c <= 0xEF) {
+        if (c == 0xE0) lower = 0xA0;
+        if (c == 0xED) upper = 0x9F;
+        need = 2;
+        cp = c & 0x0F;
+      } else if (c >= 0xF0 && c <= 0xF4) {
+        if (c == 0xF0) lower = 0x90;
+        if (c == 0xF4) upper = 0x8F;
+        need = 3;
+        cp = c & 0x07;
+      } else {
+        o[w++] = 0xFFFD;
+        ++i;
+        continue;
+      }
       ++i;
-      continue;
+      unsigned seen = 0;
+      while (seen < need) {
+        if (i >= n || s[i] < lower || s[i] > upper) break;  // the byte is looked at again as a lead
+        cp = (cp << 6) | (s[i] & 0x3F);
+        lower = 0x80;
+        upper = 0xBF;
+        ++i;
+        ++seen;
+      }
+      if (seen < need) {
+        o[w++] = 0xFFFD;
+        continue;
+      }
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        o[w++] = static_cast<char16_t>(0xD800 + (cp >> 10));
+        o[w++] = static_cast<char16_t>(0xDC00 + (cp & 0x3FF));
+      } else {
+        o[w++] = static_cast<char16_t>(cp);
+      }
     }
-    // WHATWG UTF-8 decode: a lead byte, then continuation bytes in [lower, upper].
-    unsigned need = 0;
-    uint32_t cp = 0;
-    unsigned char lower = 0x80, upper = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      need = 1;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (c == 0xE0) lower = 0xA0;
-      if (c == 0xED) upper = 0x9F;
-      need = 2;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (c == 0xF0) lower = 0x90;
-      if (c == 0xF4) upper = 0x8F;
-      need = 3;
-      cp = c & 0x07;
-    } else {
-      o[w++] = 0xFFFD;
-      ++i;
-      continue;
-    }
-    ++i;
-    unsigned seen = 0;
-    while (seen < need) {
-      if (i >= n || s[i] < lower || s[i] > upper) break;  // the byte is looked at again as a lead
-      cp = (cp << 6) | (s[i] & 0x3F);
-      lower = 0x80;
-      upper = 0xBF;
-      ++i;
-      ++seen;
-    }
-    if (seen < need) {
-      o[w++] = 0xFFFD;
-      continue;
-    }
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      o[w++] = static_cast<char16_t>(0xD800 + (cp >> 10));
-      o[w++] = static_cast<char16_t>(0xDC00 + (cp & 0x3FF));
-    } else {
-      o[w++] = static_cast<char16_t>(cp);
-    }
+    out->append(o, w);
   }
-  out->resize(base + w);
 }
 
 void JsonDoc::Trim() {
@@ -364,6 +416,7 @@ void JsonDoc::Trim() {
   if (tape_.capacity() > kKeepNodes) std::vector<JNode>().swap(tape_);
   if (stack_.capacity() > kKeepNodes) std::vector<uint32_t>().swap(stack_);
   if (scratch_.capacity() > kKeepNodes) std::u16string().swap(scratch_);
+  if (slots_.capacity() > kKeepNodes) std::vector<uint32_t>().swap(slots_);
   text_ = std::string_view();
 }
 

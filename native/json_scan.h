@@ -19,14 +19,21 @@
 #include <string_view>
 #include <vector>
 
+#include "json_keys.h"
+
 namespace servebench {
 
 enum class JType : uint8_t { kNull, kFalse, kTrue, kNumber, kString, kArray, kObject };
 
+// JNode::flags
+constexpr uint8_t kEscaped = 1;  // a string with a backslash escape
+constexpr uint8_t kBare = 2;     // a bare NaN / Infinity / -Infinity token read as a string
+constexpr uint8_t kIndexed = 4;  // an object with a slot table (JsonDoc::Find by KeyTable id)
+
 struct JNode {
   JType type;
-  bool escaped;    // a string with a backslash escape
-  bool bare;       // a bare NaN / Infinity / -Infinity token read as a string
+  uint8_t flags;
+  uint16_t table;  // an indexed object: which slot table is its
   uint32_t begin;  // string: after the opening quote; others: first byte
   uint32_t end;    // string: at the closing quote; others: one past the last byte
   uint32_t next;   // tape index just past this value's subtree
@@ -49,6 +56,16 @@ class JsonDoc {
 
   // The value of `key` in object node `obj` (the last one, as JSON.parse keeps), or -1.
   int64_t Find(uint32_t obj, std::string_view key, const std::u16string& key16) const;
+  // The same for the key of id `key` in `keys`: the first lookup in an object fills its slot table
+  // (the value of each of the table's keys); looking up with another table starts over.
+  int64_t Find(uint32_t obj, uint16_t key, const KeyTable& keys) {
+    const JNode& o = tape_[obj];
+    if (indexed_with_ != &keys || !(o.flags & kIndexed)) {
+      if (o.type != JType::kObject) return -1;
+      if (!Index(obj, keys)) return Find(obj, keys.key(key), keys.key16(key));
+    }
+    return static_cast<int64_t>(slots_[size_t{o.table} * keys.size() + key]) - 1;
+  }
   // Elements of an array: first child index, then each `next`.
   uint32_t FirstChild(uint32_t i) const { return i + 1; }
 
@@ -63,9 +80,16 @@ class JsonDoc {
 
  private:
   bool KeyEquals(uint32_t i, std::string_view key, const std::u16string& key16) const;
+  uint32_t Push(JType type, uint32_t begin);
+  bool Index(uint32_t obj, const KeyTable& keys);
+  const char* String(const char* p, const char* end);
+  const char* Member(const char* p, const char* end);
   std::string_view text_;
   std::vector<JNode> tape_;
-  std::vector<uint32_t> stack_;
+  std::vector<uint32_t> stack_;  // the open containers while parsing
+  const KeyTable* indexed_with_ = nullptr;
+  std::vector<uint32_t> slots_;  // the slot tables, one entry per key of the table: value + 1, 0: none
+  uint32_t tables_ = 0;
   mutable std::u16string scratch_;
 };
 

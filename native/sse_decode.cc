@@ -6,28 +6,30 @@ namespace servebench {
 
 namespace {
 
-std::u16string Widen(std::string_view s) {
-  std::u16string out;
-  AppendUtf8As16(s.data(), s.size(), &out);
-  return out;
-}
-
 bool NameChar(char c) { return c != '.' && c != '(' && c != ')' && c != '|' && c != '[' && c != ']'; }
+
+// A parsed event and the spec's key table, which its lookups go by.
+struct Doc {
+  JsonDoc& json;
+  const KeyTable& keys;
+  const JNode& node(uint32_t i) const { return json.node(i); }
+  int64_t Find(uint32_t obj, uint16_t key) const { return json.Find(obj, key, keys); }
+};
 
 // Calls visit(node) for each value `path` reaches from `node`, in order, until one returns true.
 template <class Visit>
-bool Walk(const JsonDoc& doc, uint32_t node, const FieldPath& path, size_t step, Visit& visit) {
+bool Walk(const Doc& doc, uint32_t node, const FieldPath& path, size_t step, Visit& visit) {
   if (step == path.size()) return visit(node);
   const PathStep& s = path[step];
   switch (s.kind) {
     case PathStep::kKey: {
-      const int64_t v = doc.Find(node, s.keys[0], s.keys16[0]);
+      const int64_t v = doc.Find(node, s.keys[0]);
       return v >= 0 && Walk(doc, static_cast<uint32_t>(v), path, step + 1, visit);
     }
     case PathStep::kFirstNonNull:
       // `a ?? b`: the first non-null one is taken, whatever it is.
-      for (size_t k = 0; k < s.keys.size(); ++k) {
-        const int64_t v = doc.Find(node, s.keys[k], s.keys16[k]);
+      for (uint16_t key : s.keys) {
+        const int64_t v = doc.Find(node, key);
         if (v >= 0 && doc.node(static_cast<uint32_t>(v)).type != JType::kNull) {
           return Walk(doc, static_cast<uint32_t>(v), path, step + 1, visit);
         }
@@ -46,7 +48,7 @@ bool Walk(const JsonDoc& doc, uint32_t node, const FieldPath& path, size_t step,
 }
 
 // The first value a path reaches, or -1.
-int64_t First(const JsonDoc& doc, uint32_t node, const FieldPath& path) {
+int64_t First(const Doc& doc, uint32_t node, const FieldPath& path) {
   int64_t found = -1;
   auto take = [&](uint32_t v) {
     found = v;
@@ -57,8 +59,7 @@ int64_t First(const JsonDoc& doc, uint32_t node, const FieldPath& path) {
 }
 
 // The first source found: its index and node.
-bool FindSource(const JsonDoc& doc, uint32_t root, const std::vector<ValueSource>& sources, uint8_t* which,
-                uint32_t* node) {
+bool FindSource(const Doc& doc, const std::vector<ValueSource>& sources, uint8_t* which, uint32_t* node) {
   for (size_t k = 0; k < sources.size(); ++k) {
     const ValueSource& src = sources[k];
     auto test = [&](uint32_t v) {
@@ -67,7 +68,7 @@ bool FindSource(const JsonDoc& doc, uint32_t root, const std::vector<ValueSource
       *node = v;
       return true;
     };
-    if (Walk(doc, root, src.path, 0, test)) {
+    if (Walk(doc, 0, src.path, 0, test)) {
       *which = static_cast<uint8_t>(k);
       return true;
     }
@@ -76,21 +77,16 @@ bool FindSource(const JsonDoc& doc, uint32_t root, const std::vector<ValueSource
 }
 
 // Appends the first non-empty string among `paths` from `node`; whether one was found.
-bool AppendText(const JsonDoc& doc, uint32_t node, const std::vector<FieldPath>& paths, std::u16string* out) {
+bool AppendText(const Doc& doc, uint32_t node, const std::vector<FieldPath>& paths, std::u16string* out) {
   for (const FieldPath& p : paths) {
-    auto text = [&](uint32_t v) { return doc.node(v).type == JType::kString && !doc.EmptyString(v); };
-    const int64_t v = [&] {
-      int64_t found = -1;
-      auto take = [&](uint32_t x) {
-        if (!text(x)) return false;
-        found = x;
-        return true;
-      };
-      Walk(doc, node, p, 0, take);
-      return found;
-    }();
-    if (v >= 0) {
-      doc.AppendString(static_cast<uint32_t>(v), out);
+    int64_t found = -1;
+    auto text = [&](uint32_t v) {
+      if (doc.node(v).type != JType::kString || doc.json.EmptyString(v)) return false;
+      found = v;
+      return true;
+    };
+    if (Walk(doc, node, p, 0, text)) {
+      doc.json.AppendString(static_cast<uint32_t>(found), out);
       return true;
     }
   }
@@ -115,16 +111,22 @@ bool MayWarn(const JsonDoc& doc, uint32_t v) {
 
 }  // namespace
 
-bool ParseFieldPath(std::string_view text, FieldPath* out, std::string* error) {
+bool ParseFieldPath(std::string_view text, KeyTable* keys, FieldPath* out, std::string* error) {
   out->clear();
   size_t i = 0;
   const size_t n = text.size();
   if (n == 0) return true;
-  auto name = [&](std::string* s) {
+  // The next key's id (false: it is empty, or the table is full).
+  auto name = [&](uint16_t* id) {
     const size_t from = i;
     while (i < n && NameChar(text[i])) ++i;
-    *s = std::string(text.substr(from, i - from));
-    return !s->empty();
+    if (i == from) {
+      *error = "empty key";
+      return false;
+    }
+    *id = keys->Intern(text.substr(from, i - from));
+    if (*id == KeyTable::kNone) *error = "too many distinct keys";
+    return *id != KeyTable::kNone;
   };
   for (;;) {
     PathStep step;
@@ -132,9 +134,9 @@ bool ParseFieldPath(std::string_view text, FieldPath* out, std::string* error) {
       ++i;
       step.kind = PathStep::kFirstNonNull;
       for (;;) {
-        std::string k;
+        uint16_t k;
         if (!name(&k)) {
-          *error = "empty key in an alternative";
+          if (*error == "empty key") *error = "empty key in an alternative";
           return false;
         }
         step.keys.push_back(k);
@@ -150,14 +152,10 @@ bool ParseFieldPath(std::string_view text, FieldPath* out, std::string* error) {
         return false;
       }
     } else {
-      std::string k;
-      if (!name(&k)) {
-        *error = "empty key";
-        return false;
-      }
+      uint16_t k;
+      if (!name(&k)) return false;
       step.keys.push_back(k);
     }
-    for (const std::string& k : step.keys) step.keys16.push_back(Widen(k));
     out->push_back(std::move(step));
     while (i < n && text[i] == '[') {
       if (text.substr(i, 3) != "[*]") {
@@ -206,7 +204,8 @@ bool SseEventDecoder::Decode(const DecodeSpec& spec, std::string_view data, int6
   if (data == "[DONE]") return true;
   if (doc_.Parse(data) != JsonStatus::kOk) return false;
   if (doc_.node(0).type != JType::kObject) return false;
-  const int64_t err = First(doc_, 0, spec.error);
+  const Doc doc{doc_, spec.keys};
+  const int64_t err = First(doc, 0, spec.error);
   if (err >= 0 && doc_.node(static_cast<uint32_t>(err)).type != JType::kNull) return false;
   const uint32_t event = out->events - 1;
 
@@ -214,15 +213,15 @@ bool SseEventDecoder::Decode(const DecodeSpec& spec, std::string_view data, int6
   bool has_choices = false;
   const size_t content_from = out->content.size();
   const size_t reasoning_from = out->reasoning.size();
-  const int64_t choices = First(doc_, 0, spec.choices);
+  const int64_t choices = First(doc, 0, spec.choices);
   if (choices >= 0 && doc_.node(static_cast<uint32_t>(choices)).type == JType::kArray) {
     const JNode& arr = doc_.node(static_cast<uint32_t>(choices));
     has_choices = arr.next > static_cast<uint32_t>(choices) + 1;
     for (uint32_t c = static_cast<uint32_t>(choices) + 1; c < arr.next; c = doc_.node(c).next) {
-      const int64_t m = spec.message.empty() ? c : First(doc_, c, spec.message);
+      const int64_t m = spec.message.empty() ? c : First(doc, c, spec.message);
       if (m < 0 || doc_.node(static_cast<uint32_t>(m)).type != JType::kObject) continue;
-      AppendText(doc_, static_cast<uint32_t>(m), spec.content, &out->content);
-      AppendText(doc_, static_cast<uint32_t>(m), spec.reasoning, &out->reasoning);
+      AppendText(doc, static_cast<uint32_t>(m), spec.content, &out->content);
+      AppendText(doc, static_cast<uint32_t>(m), spec.reasoning, &out->reasoning);
     }
   }
   const bool has_content = out->content.size() > content_from;
@@ -230,10 +229,10 @@ bool SseEventDecoder::Decode(const DecodeSpec& spec, std::string_view data, int6
 
   uint8_t which = 0;
   uint32_t node = 0;
-  if (FindSource(doc_, 0, spec.spec_decode, &which, &node)) {
+  if (FindSource(doc, spec.spec_decode, &which, &node)) {
     out->spec.push_back(DecodeSlice{event, which, 0, std::string(doc_.Slice(node))});
   }
-  const bool has_usage = FindSource(doc_, 0, spec.usage, &which, &node);
+  const bool has_usage = FindSource(doc, spec.usage, &which, &node);
   if (has_usage) {
     DecodeSlice& last = out->last_usage;
     last.event = event;

@@ -31,13 +31,12 @@ namespace servebench {
 
 struct PathStep {
   enum Kind : uint8_t { kKey, kEach, kFirstNonNull } kind = kKey;
-  std::vector<std::string> keys;       // kKey: one; kFirstNonNull: the alternatives
-  std::vector<std::u16string> keys16;  // the same in UTF-16 (escaped keys compare in UTF-16)
+  std::vector<uint16_t> keys;  // kKey: one; kFirstNonNull: the alternatives (ids in the spec's KeyTable)
 };
 using FieldPath = std::vector<PathStep>;
 
-// Parses a field path; false (with `error` set) when it is malformed.
-bool ParseFieldPath(std::string_view text, FieldPath* out, std::string* error);
+// Parses a field path, its keys interned in `keys`; false (with `error` set) when it is malformed.
+bool ParseFieldPath(std::string_view text, KeyTable* keys, FieldPath* out, std::string* error);
 
 // A value looked for by path: the first one found that is an object (or, `any`, not null).
 struct ValueSource {
@@ -46,6 +45,7 @@ struct ValueSource {
 };
 
 struct DecodeSpec {
+  KeyTable keys;                         // the keys of every path below (they were parsed with it)
   FieldPath choices;                     // the choices array; has_choices: it is a non-empty array
   FieldPath message;                     // within a choice: the object holding the texts (empty: the choice)
   std::vector<FieldPath> content;        // within that object: the first non-empty string is the content

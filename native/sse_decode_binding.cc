@@ -41,16 +41,16 @@ std::string StringField(Napi::Env env, Napi::Object o, const char* key) {
   return v.As<Napi::String>().Utf8Value();
 }
 
-FieldPath Path(Napi::Env env, const std::string& text, const char* key) {
+FieldPath Path(Napi::Env env, KeyTable* keys, const std::string& text, const char* key) {
   FieldPath p;
   std::string error;
-  if (!ParseFieldPath(text, &p, &error)) {
+  if (!ParseFieldPath(text, keys, &p, &error)) {
     ThrowBadArg(env, std::string("decode spec: ") + key + " '" + text + "': " + error);
   }
   return p;
 }
 
-std::vector<FieldPath> Paths(Napi::Env env, Napi::Object o, const char* key) {
+std::vector<FieldPath> Paths(Napi::Env env, KeyTable* keys, Napi::Object o, const char* key) {
   Napi::Value v = o.Get(key);
   if (!v.IsArray()) ThrowBadArg(env, std::string("decode spec: ") + key + " must be an array of paths");
   Napi::Array a = v.As<Napi::Array>();
@@ -58,12 +58,12 @@ std::vector<FieldPath> Paths(Napi::Env env, Napi::Object o, const char* key) {
   for (uint32_t i = 0; i < a.Length(); ++i) {
     Napi::Value e = a.Get(i);
     if (!e.IsString()) ThrowBadArg(env, std::string("decode spec: ") + key + " must be an array of paths");
-    out.push_back(Path(env, e.As<Napi::String>().Utf8Value(), key));
+    out.push_back(Path(env, keys, e.As<Napi::String>().Utf8Value(), key));
   }
   return out;
 }
 
-std::vector<ValueSource> Sources(Napi::Env env, Napi::Object o, const char* key) {
+std::vector<ValueSource> Sources(Napi::Env env, KeyTable* keys, Napi::Object o, const char* key) {
   Napi::Value v = o.Get(key);
   if (!v.IsArray()) ThrowBadArg(env, std::string("decode spec: ") + key + " must be an array of {path, test}");
   Napi::Array a = v.As<Napi::Array>();
@@ -74,7 +74,7 @@ std::vector<ValueSource> Sources(Napi::Env env, Napi::Object o, const char* key)
     if (!e.IsObject()) ThrowBadArg(env, std::string("decode spec: ") + key + " must be an array of {path, test}");
     Napi::Object s = e.As<Napi::Object>();
     ValueSource src;
-    src.path = Path(env, StringField(env, s, "path"), key);
+    src.path = Path(env, keys, StringField(env, s, "path"), key);
     const std::string test = StringField(env, s, "test");
     if (test != "object" && test != "present") ThrowBadArg(env, "decode spec: test must be 'object' or 'present'");
     src.object_only = test == "object";
@@ -186,13 +186,14 @@ std::shared_ptr<const DecodeSpec> CompileDecodeSpec(Napi::Env env, Napi::Value v
   if (!value.IsObject()) ThrowBadArg(env, "decode spec: expected an object");
   Napi::Object o = value.As<Napi::Object>();
   auto spec = std::make_shared<DecodeSpec>();
-  spec->choices = Path(env, StringField(env, o, "choices"), "choices");
-  spec->message = Path(env, StringField(env, o, "message"), "message");
-  spec->content = Paths(env, o, "content");
-  spec->reasoning = Paths(env, o, "reasoning");
-  spec->usage = Sources(env, o, "usage");
-  spec->error = Path(env, StringField(env, o, "error"), "error");
-  spec->spec_decode = Sources(env, o, "spec_decode");
+  KeyTable* keys = &spec->keys;
+  spec->choices = Path(env, keys, StringField(env, o, "choices"), "choices");
+  spec->message = Path(env, keys, StringField(env, o, "message"), "message");
+  spec->content = Paths(env, keys, o, "content");
+  spec->reasoning = Paths(env, keys, o, "reasoning");
+  spec->usage = Sources(env, keys, o, "usage");
+  spec->error = Path(env, keys, StringField(env, o, "error"), "error");
+  spec->spec_decode = Sources(env, keys, o, "spec_decode");
   if (spec->choices.empty() || spec->error.empty()) ThrowBadArg(env, "decode spec: choices and error need a path");
   return spec;
 }

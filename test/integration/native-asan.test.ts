@@ -36,6 +36,7 @@ const SOURCES = [
   'mockserver_format.cc',
   'mockserver_binding.cc',
   'mockserver_tls.cc',
+  'json_keys.cc',
   'json_scan.cc',
   'sse_decode.cc',
   'sse_decode_binding.cc',

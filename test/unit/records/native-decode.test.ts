@@ -240,6 +240,19 @@ describe('native SSE decode: size', () => {
     expectSame(pair, '10 MB event');
   });
 
+  it('an event with more looked-up objects than slot tables (65,536) reads alike', () => {
+    // Each choice and its delta get a slot table; past 65,536 of them lookups scan the members.
+    const choices: string[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      choices.push(i % 3 === 0 ? `{"delta":{"\\u0063ontent":"e${i % 10}","content":"d"}}` : `{"delta":null,"message":{"content":"m"}}`);
+    }
+    const payload = `{"choices":[${choices.join(',')}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`;
+    const pair = bothPaths(chatAdapter, charCount, [sseBody([payload, '[DONE]'])]);
+    expect(pair.nativeRaw.decoded).toMatchObject({ events: 2, tail: 0 });
+    expect(pair.native.content).toHaveLength(40_000);
+    expectSame(pair, 'many objects');
+  });
+
   it('a 100,000-event response keeps no payload string', () => {
     const events: string[] = [j({ choices: [{ delta: { role: 'assistant', content: '' } }] })];
     for (let i = 0; i < 100_000; i++) events.push(j({ choices: [{ delta: { content: i % 7 === 0 ? '中' : ' t' } }] }));
