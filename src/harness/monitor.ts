@@ -14,6 +14,7 @@
 import os from 'node:os';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { RawRecord } from '../records/types.js';
+import { threadCpuBetween, threadSnapshot, type ThreadCpu } from './threads.js';
 
 /** Above any of these the run warns that the harness, not the server, may shape the numbers. */
 export interface HarnessThresholds {
@@ -63,6 +64,11 @@ export interface HarnessReport {
     /** The same over every core of the machine (0..1). */
     share_of_machine: number;
     cores: number;
+    /**
+     * Linux: the same CPU by thread (harness/threads.ts), and per SSE event (µs): the JS thread,
+     * the engine's I/O threads, the rest (record workers, GC, compiler).
+     */
+    threads?: ThreadCpu & { per_event_us: { main: number; io: number; other: number } | null };
   };
   /**
    * Native engine only: how its I/O threads were scheduled at the end of the run (SCHED_FIFO while
@@ -129,6 +135,7 @@ export class HarnessMonitor {
   private elu0: EventLoopUtilization | null = null;
   private cpu0: NodeJS.CpuUsage | null = null;
   private t0 = 0n;
+  private threads0: ReturnType<typeof threadSnapshot> = null;
   private readonly lag = new Column();
   private readonly dispatch = new Column();
   private events = 0;
@@ -148,6 +155,7 @@ export class HarnessMonitor {
     this.histogram.enable();
     this.elu0 = performance.eventLoopUtilization();
     this.cpu0 = process.cpuUsage();
+    this.threads0 = threadSnapshot();
     this.t0 = process.hrtime.bigint();
     return this;
   }
@@ -196,6 +204,12 @@ export class HarnessMonitor {
       thresholds: { ...this.thresholds },
       warnings: [],
     };
+    const threadsNow = this.threads0 ? threadSnapshot() : null;
+    if (this.threads0 && threadsNow) {
+      const t = threadCpuBetween(this.threads0, threadsNow);
+      const per = (s: number) => (s * 1e6) / this.events;
+      report.cpu.threads = { ...t, per_event_us: this.events > 0 ? { main: per(t.main_s), io: per(t.io_s), other: per(t.other_s) } : null };
+    }
     const stats = typeof this.source === 'string' ? undefined : this.source.stats?.();
     if (stats && typeof stats.realtime_threads === 'number') {
       const realtime = stats.realtime_threads;
