@@ -12,7 +12,7 @@ import { median, now, root } from './lib.js';
 
 export const description = 'recordLine, processBatch (no counting) and the main-thread cost of a batch result, µs per record';
 
-async function load(distRoot) {
+export async function load(distRoot) {
   const imp = (rel) => import(pathToFileURL(path.join(distRoot, rel)).href);
   const [recs, batch, proc, chat, cat, text, pipe] = await Promise.all(
     [
@@ -29,7 +29,7 @@ async function load(distRoot) {
 }
 
 /** WorkItems as RecordPipeline.submit builds them, from chat records of OSL `osl`. */
-function items(m, n, osl) {
+export function items(m, n, osl) {
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const word = () => m.text.VOCAB[Math.floor(rnd() * 128)];

@@ -57,7 +57,7 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
     try {
       const counts = countTexts(item.texts, env.count);
       // completeRecord works on a ProcessedRecord; only metric_input is read and metrics written.
-      const rec = { metric_input: { ...item.input, token_ns: Array.from(item.tokenNs) }, metrics: new Map() } as unknown as ProcessedRecord;
+      const rec = { metric_input: { ...item.input, token_ns: item.tokenNs }, metrics: new Map() } as unknown as ProcessedRecord;
       completeRecord(rec, counts, env.registry, env.compareWith);
       if (env.level !== null && item.line !== null) text += recordLine({ ...item.line, metrics: rec.metrics }, env.level, units) + '\n';
       results.push({
