@@ -25,7 +25,8 @@ export async function load(distRoot) {
       'run/record-pipeline.js',
     ].map(imp),
   );
-  return { recs, batch, proc, chat, cat, text, pipe };
+  const cols = existsSync(path.join(distRoot, 'run/metric-columns.js')) ? await imp('run/metric-columns.js') : null;
+  return { recs, batch, proc, chat, cat, text, pipe, cols };
 }
 
 /** WorkItems as RecordPipeline.submit builds them, from chat records of OSL `osl`. */
@@ -104,18 +105,27 @@ function variant(m, n) {
   const batches = [];
   for (let i = 0; i < its.length; i += 256) batches.push({ id: batches.length + 1, items: its.slice(i, i + 256) });
   const done = batches.map((b) => m.batch.processBatch(b, env));
+  // The worker transfers its buffers (no copy); v8.serialize copies them, so this overstates this build's cost.
   const wire = done.map((r) => v8.serialize(r));
-  const lines = its.map((it, i) => ({ ...it.line, metrics: done[Math.floor(i / 256)].results[i % 256].metrics }));
-  // settle: the pipeline's own when it exports it, else what RecordPipeline.settle did.
-  const settle =
-    m.pipe.settleResults ??
-    ((recs, res) => {
-      res.results.forEach((r, i) => {
-        const rec = recs[i];
+  const kept = batches.map((b) => slimRecords(b.items));
+  // settle as RecordPipeline does: metrics from the batch's columns (this build) or the Map each result carried (before).
+  const settle = (recs, res) => {
+    for (let i = 0; i < recs.length; i++) {
+      const rec = recs[i];
+      if (res.lines) {
+        if (!Number.isNaN(res.counts[3 * i + 1])) rec.metric_input.output_tokens = res.counts[3 * i + 1];
+        rec.metrics = m.cols.metricsAt(res.metrics, i);
+      } else {
+        const r = res.results[i];
         if (r.counts[1] !== null) rec.metric_input.output_tokens = r.counts[1];
         rec.metrics = r.metrics;
-      });
-    });
+      }
+    }
+  };
+  const lines = its.map((it, i) => {
+    const res = done[Math.floor(i / 256)];
+    return { ...it.line, metrics: res.metrics ? m.cols.metricsAt(res.metrics, i % 256) : res.results[i % 256].metrics };
+  });
   return {
     recordLine: () => {
       for (const l of lines) m.recs.recordLine(l, 'records', m.cat.displayUnitOf);
@@ -123,8 +133,11 @@ function variant(m, n) {
     processBatch: () => {
       for (const b of batches) m.batch.processBatch(b, env);
     },
+    deserialize: () => {
+      for (let k = 0; k < wire.length; k++) v8.deserialize(wire[k]);
+    },
     mainThread: () => {
-      for (let k = 0; k < wire.length; k++) settle(slimRecords(batches[k].items), v8.deserialize(wire[k]));
+      for (let k = 0; k < wire.length; k++) settle(kept[k], v8.deserialize(wire[k]));
     },
     bytes: wire.reduce((s, w) => s + w.length, 0) / n,
   };
@@ -138,7 +151,7 @@ export async function run(ctx) {
   if (base && existsSync(path.join(base, 'dist'))) builds.base = path.join(base, 'dist');
   const vs = {};
   for (const [k, d] of Object.entries(builds)) vs[k] = variant(await load(d), N);
-  const parts = ['recordLine', 'processBatch', 'mainThread'];
+  const parts = ['recordLine', 'processBatch', 'deserialize', 'mainThread'];
   const t = {};
   for (const k of Object.keys(vs)) for (const p of parts) t[`${k}.${p}`] = [];
   // Interleaved: each repetition runs every build's every part once.
@@ -166,7 +179,7 @@ export async function run(ctx) {
     tables: [{ title: `Per-record work (component harness; ${N} records, OSL 128, median of ${reps} interleaved)`, columns: cols, rows }],
     notes: [
       'processBatch counts with a constant counter: the tokenizer is not measured here',
-      'mainThread: v8.deserialize of each batch result + settle',
+      'deserialize: v8.deserialize of each batch result (what a structured clone costs the receiver); mainThread: that + settle',
     ],
   };
 }

@@ -17,6 +17,7 @@ import type { ArtifactWriteError } from '../errors.js';
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
+import { metricsAt } from './metric-columns.js';
 import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
@@ -53,7 +54,8 @@ const MAX_RESTARTS = 3;
 interface Batch {
   req: BatchRequest;
   recs: ProcessedRecord[];
-  result: BatchResult | null;
+  /** The batch's records.jsonl text (UTF-8 from a worker), once settled; null until then. */
+  text: string | Uint8Array | null;
   worker: Slot | null;
 }
 
@@ -154,7 +156,7 @@ export class RecordPipeline {
     slim(rec);
     let b = this.pending;
     if (b === null) {
-      b = { req: { id: this.nextId++, items: [] }, recs: [], result: null, worker: null };
+      b = { req: { id: this.nextId++, items: [] }, recs: [], text: null, worker: null };
       this.pending = b;
       this.queue.push(b);
     }
@@ -262,23 +264,26 @@ export class RecordPipeline {
 
   /** Counts and metrics into the records; a failed item becomes an error record. */
   private settle(b: Batch, res: BatchResult): void {
-    let failed = false;
-    res.results.forEach((r, i) => {
+    const failed = new Map(res.failures.map((f) => [f.index, f.message] as const));
+    const counts = res.counts;
+    for (let i = 0; i < b.recs.length; i++) {
       const rec = b.recs[i];
-      if (typeof r === 'string') {
-        failed = true;
-        this.fail(rec, b.req.items[i], `record processing failed: ${r}`);
-        return;
+      const why = failed.get(i);
+      if (why !== undefined) {
+        this.fail(rec, b.req.items[i], `record processing failed: ${why}`);
+        continue;
       }
       const m = rec.metric_input;
-      if (r.counts[0] !== null) m.input_tokens = r.counts[0];
-      if (r.counts[1] !== null) m.output_tokens = r.counts[1];
-      if (r.counts[2] !== null) m.reasoning_tokens = r.counts[2];
-      rec.metrics = r.metrics;
-      if (r.convention_metrics) rec.convention_metrics = r.convention_metrics;
-    });
+      // NaN: not counted here (the record keeps the server's count, or none).
+      if (!Number.isNaN(counts[3 * i])) m.input_tokens = counts[3 * i];
+      if (!Number.isNaN(counts[3 * i + 1])) m.output_tokens = counts[3 * i + 1];
+      if (!Number.isNaN(counts[3 * i + 2])) m.reasoning_tokens = counts[3 * i + 2];
+      rec.metrics = metricsAt(res.metrics, i);
+      const conventions = res.conventions?.[i];
+      if (conventions) rec.convention_metrics = conventions;
+    }
     // A failed item's line is rebuilt as an error line; redo the batch's text so order holds.
-    b.result = failed ? { ...res, text: this.linesOf(b) } : res;
+    b.text = failed.size > 0 ? this.linesOf(b) : res.lines;
     this.writeReady();
   }
 
@@ -337,16 +342,16 @@ export class RecordPipeline {
     }
     for (const b of [...slot.inFlight].sort((x, y) => x.req.id - y.req.id)) {
       b.req.items.forEach((item, k) => this.fail(b.recs[k], item, `${why} (its records are lost)`));
-      b.result = { id: b.req.id, results: [], text: this.linesOf(b) };
+      b.text = this.linesOf(b);
     }
     slot.inFlight.clear();
     this.writeReady();
   }
 
   private writeReady(): void {
-    while (this.queue.length > 0 && this.queue[0].result !== null) {
+    while (this.queue.length > 0 && this.queue[0].text !== null) {
       const b = this.queue.shift() as Batch;
-      const text = (b.result as BatchResult).text;
+      const text = b.text as string | Uint8Array;
       this.file()?.write(text);
       this.written += b.recs.length;
       // What the fallback needed is no longer kept.

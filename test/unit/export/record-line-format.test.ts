@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { recordLine, type RecordLineInput, type UnitLookup } from '../../../src/export/records.js';
 import { scaledList, scaledNumber } from '../../../src/export/record-numbers.js';
 import { displayUnitOf } from '../../../src/metrics/catalogue.js';
-import type { MetricValue } from '../../../src/records/types.js';
+import type { MetricValue, RecordError } from '../../../src/records/types.js';
 import { scrub } from '../../../src/secrets.js';
 
 function refRound(v: number): number {
@@ -136,7 +136,7 @@ function record(i: number): RecordLineInput {
     Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => (rnd() < 0.1 ? n() : Math.floor(rnd() * 3e6))),
   );
   metrics.set('not_a_catalogue_metric', n());
-  const error = i % 3 === 0 ? { type: 'http_5xx', message: `HTTP 500: "quoted" \\ ü ${i}`, http_status: 500 } : null;
+  const error: RecordError | null = i % 3 === 0 ? { type: 'http_5xx', message: `HTTP 500: "quoted" \\ ü ${i}`, http_status: 500 } : null;
   return {
     raw: {
       credit: {
