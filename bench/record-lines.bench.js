@@ -108,20 +108,9 @@ function variant(m, n) {
   // The worker transfers its buffers (no copy); v8.serialize copies them, so this overstates this build's cost.
   const wire = done.map((r) => v8.serialize(r));
   const kept = batches.map((b) => slimRecords(b.items));
-  // settle as RecordPipeline does: metrics from the batch's columns (this build) or the Map each result carried (before).
-  const settle = (recs, res) => {
-    for (let i = 0; i < recs.length; i++) {
-      const rec = recs[i];
-      if (res.lines) {
-        if (!Number.isNaN(res.counts[3 * i + 1])) rec.metric_input.output_tokens = res.counts[3 * i + 1];
-        rec.metrics = m.cols.metricsAt(res.metrics, i);
-      } else {
-        const r = res.results[i];
-        if (r.counts[1] !== null) rec.metric_input.output_tokens = r.counts[1];
-        rec.metrics = r.metrics;
-      }
-    }
-  };
+  // RecordPipeline's own settle (a pipeline without workers: its queue stays empty, nothing is written).
+  const pl = new m.pipe.RecordPipeline({ workers: 0, tokenizerPath: '', count: () => 1, convention: 'aiperf', registry, file: null });
+  const settle = (recs, res) => pl.settle({ req: { id: res.id, items: [] }, recs, result: null, text: null, worker: null }, res);
   const lines = its.map((it, i) => {
     const res = done[Math.floor(i / 256)];
     return { ...it.line, metrics: res.metrics ? m.cols.metricsAt(res.metrics, i % 256) : res.results[i % 256].metrics };
@@ -139,6 +128,10 @@ function variant(m, n) {
     mainThread: () => {
       for (let k = 0; k < wire.length; k++) settle(kept[k], v8.deserialize(wire[k]));
     },
+    // What close() does after the run (this build: the metric Maps from the columns; before: nothing).
+    atClose: () => {
+      pl.buildMetrics?.();
+    },
     bytes: wire.reduce((s, w) => s + w.length, 0) / n,
   };
 }
@@ -151,7 +144,7 @@ export async function run(ctx) {
   if (base && existsSync(path.join(base, 'dist'))) builds.base = path.join(base, 'dist');
   const vs = {};
   for (const [k, d] of Object.entries(builds)) vs[k] = variant(await load(d), N);
-  const parts = ['recordLine', 'processBatch', 'deserialize', 'mainThread'];
+  const parts = ['recordLine', 'processBatch', 'deserialize', 'mainThread', 'atClose'];
   const t = {};
   for (const k of Object.keys(vs)) for (const p of parts) t[`${k}.${p}`] = [];
   // Interleaved: each repetition runs every build's every part once.
@@ -179,7 +172,7 @@ export async function run(ctx) {
     tables: [{ title: `Per-record work (component harness; ${N} records, OSL 128, median of ${reps} interleaved)`, columns: cols, rows }],
     notes: [
       'processBatch counts with a constant counter: the tokenizer is not measured here',
-      'deserialize: v8.deserialize of each batch result (what a structured clone costs the receiver); mainThread: that + settle',
+      'deserialize: v8.deserialize of each batch result (what a structured clone costs the receiver); mainThread: that + RecordPipeline.settle, in the run; atClose: what close() adds after the run',
     ],
   };
 }
