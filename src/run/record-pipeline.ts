@@ -78,6 +78,10 @@ function workerPath(): string {
   return fileURLToPath(new URL('../../dist/run/record-worker.js', import.meta.url));
 }
 
+function tokenColumn(ns: bigint[] | BigInt64Array): BigInt64Array {
+  return ns instanceof BigInt64Array ? ns.slice() : BigInt64Array.from(ns);
+}
+
 /** What the dispatch callback keeps of a record once it is handed over: no payloads, no chunk stamps. */
 function slim(rec: ProcessedRecord): void {
   rec.raw.event_data = [];
@@ -125,8 +129,9 @@ export class RecordPipeline {
     const level = this.opts.file?.level ?? null;
     const item: WorkItem = {
       input: { ...rec.metric_input, token_ns: [] },
-      // Copied before slim() drops them from the record.
-      tokenNs: BigInt64Array.from(rec.metric_input.token_ns),
+      // Copied before slim() drops them from the record: a typed column by one copy (its own compact
+      // buffer, as a view may share a larger one), not a BigInt per stamp.
+      tokenNs: tokenColumn(rec.metric_input.token_ns),
       texts: p.texts,
       line:
         level === null
