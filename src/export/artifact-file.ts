@@ -57,10 +57,11 @@ export class AppendFile {
     return this;
   }
 
-  write(text: string): void {
-    if (text === '') return;
+  /** Text, or text already encoded as UTF-8 (a record worker's lines). */
+  write(text: string | Uint8Array): void {
+    if (text.length === 0) return;
     this.open();
-    const buf = Buffer.from(text, 'utf8');
+    const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     if (this.fd === null) {
       this.lostBytes += buf.length;
       return;

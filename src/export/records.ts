@@ -3,13 +3,31 @@ import type { ExportLevel } from '../config/types.js';
 import { AppendFile } from './artifact-file.js';
 import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
 import { scrub } from '../secrets.js';
+import { scaledList, scaledNumber } from './record-numbers.js';
 
 /** tag → how to show a record value: display unit and the factor from the base unit. */
 export type UnitLookup = (tag: string) => { unit: string; scale: number } | undefined;
 
-function round(v: number): number {
-  // Keep records compact but exact to well below a microsecond for ms values.
-  return Math.abs(v) >= 1e-6 ? Number(v.toPrecision(12)) : v;
+/** How one metric is written: the text before its value, after it, and the factor to its display unit. */
+interface MetricFormat {
+  head: string;
+  tail: string;
+  scale: number;
+}
+
+/** Per lookup, each tag's format, built once: a line is written per record, the units never change. */
+const formats = new WeakMap<UnitLookup, Map<string, MetricFormat>>();
+
+function formatOf(units: UnitLookup, tag: string): MetricFormat {
+  let byTag = formats.get(units);
+  if (!byTag) formats.set(units, (byTag = new Map<string, MetricFormat>()));
+  let f = byTag.get(tag);
+  if (!f) {
+    const u = units(tag);
+    f = { head: `${JSON.stringify(tag)}:{"value":`, tail: `,"unit":${JSON.stringify(u?.unit ?? '')}}`, scale: u?.scale ?? 1 };
+    byTag.set(tag, f);
+  }
+  return f;
 }
 
 /** What a line shows of a record (a ProcessedRecord is one); payloads and chunk stamps only at level raw. */
@@ -36,43 +54,33 @@ export interface RecordLineInput {
  */
 export function recordLine(rec: RecordLineInput, level: ExportLevel, units: UnitLookup): string {
   const raw = rec.raw;
-  const metrics: string[] = [];
+  const c = raw.credit;
+  let metrics = '';
   for (const [tag, value] of rec.metrics) {
-    const u = units(tag);
-    const scale = u?.scale ?? 1;
-    const v = Array.isArray(value) ? value.map((x) => round(x * scale)) : round(value * scale);
-    metrics.push(`${JSON.stringify(tag)}:{"value":${JSON.stringify(v)},"unit":${JSON.stringify(u?.unit ?? '')}}`);
+    const f = formatOf(units, tag);
+    const v = typeof value === 'number' ? scaledNumber(value, f.scale) : scaledList(value, f.scale);
+    metrics += `${metrics === '' ? '' : ','}${f.head}${v}${f.tail}`;
   }
-  const parts = [
-    `"x_request_id":${JSON.stringify(raw.credit.x_request_id)}`,
-    `"index":${raw.credit.index}`,
-    `"phase":"${raw.credit.phase}"`,
-    `"credit_issued_ns":${raw.credit.credit_issued_ns}`,
-    `"targeted_start_ns":${raw.credit.targeted_start_ns ?? 'null'}`,
-    `"start_ns":${raw.start_ns}`,
-    `"end_ns":${raw.end_ns}`,
-    `"last_content_ns":${rec.metric_input.last_content_ns ?? 'null'}`,
-    `"status":"${rec.status}"`,
-    `"error":${rec.error === null ? 'null' : JSON.stringify({ ...rec.error, message: scrub(rec.error.message) })}`,
-    `"http_status":${raw.http_status ?? 'null'}`,
-    `"bytes_sent":${raw.bytes_sent}`,
-    `"bytes_received":${raw.bytes_received}`,
-    `"streaming":${raw.streaming}`,
-    `"max_tokens":${raw.credit.turn.max_tokens ?? 'null'}`,
-    `"metrics":{${metrics.join(',')}}`,
-  ];
+  const error = rec.error === null ? 'null' : JSON.stringify({ ...rec.error, message: scrub(rec.error.message) });
+  let line =
+    `{"x_request_id":${JSON.stringify(c.x_request_id)},"index":${c.index},"phase":"${c.phase}"` +
+    `,"credit_issued_ns":${c.credit_issued_ns},"targeted_start_ns":${c.targeted_start_ns ?? 'null'}` +
+    `,"start_ns":${raw.start_ns},"end_ns":${raw.end_ns},"last_content_ns":${rec.metric_input.last_content_ns ?? 'null'}` +
+    `,"status":"${rec.status}","error":${error},"http_status":${raw.http_status ?? 'null'}` +
+    `,"bytes_sent":${raw.bytes_sent},"bytes_received":${raw.bytes_received},"streaming":${raw.streaming}` +
+    `,"max_tokens":${c.turn.max_tokens ?? 'null'}`;
   // Several targets: which URL and model (the breakdown of export/breakdown.ts is rebuilt from these).
-  const t = raw.credit.target;
-  if (t !== undefined)
-    parts.splice(parts.length - 1, 0, `"url":${JSON.stringify(scrub(t.url))}`, `"model":${JSON.stringify(scrub(t.model))}`);
+  const t = c.target;
+  if (t !== undefined) line += `,"url":${JSON.stringify(scrub(t.url))},"model":${JSON.stringify(scrub(t.model))}`;
+  line += `,"metrics":{${metrics}}`;
   if (level === 'raw') {
-    parts.push(`"chunk_ns":[${raw.event_ns.join(',')}]`);
+    line += `,"chunk_ns":[${raw.event_ns.join(',')}]`;
     // Realtime: each sent client event's stamp (the round-trip metrics' sent packets).
-    if (raw.sent_ns) parts.push(`"sent_ns":[${raw.sent_ns.join(',')}]`);
+    if (raw.sent_ns) line += `,"sent_ns":[${raw.sent_ns.join(',')}]`;
     const payloads = raw.streaming ? raw.event_data : raw.body === null ? [] : [raw.body];
-    parts.push(`"payloads":${JSON.stringify(payloads.map(scrub))}`);
+    line += `,"payloads":${JSON.stringify(payloads.map(scrub))}`;
   }
-  return `{${parts.join(',')}}`;
+  return `${line}}`;
 }
 
 /** Appends record lines to a file as they come (synchronously: see AppendFile); a failed write is `file.error`. */

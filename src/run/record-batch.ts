@@ -7,6 +7,7 @@ import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import { completeRecord, countTexts, type CountTexts } from '../records/process.js';
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
+import { MetricColumnsWriter, type MetricColumns } from './metric-columns.js';
 
 /** What a worker needs of one record: its metric input (chunk stamps included), texts, and line fields. */
 export interface WorkItem {
@@ -24,19 +25,25 @@ export interface BatchRequest {
   items: WorkItem[];
 }
 
-export interface ItemResult {
-  /** Local counts: input, output, reasoning (null: not counted). */
-  counts: [number | null, number | null, number | null];
-  metrics: Map<string, MetricValue>;
-  convention_metrics?: Map<string, Map<string, MetricValue>>;
-}
-
+/** What comes back for a batch: columns and a few plain values, cheap for the main thread to receive. */
 export interface BatchResult {
   id: number;
-  /** One per item, in order; a string where processing that item threw (the reason). */
-  results: (ItemResult | string)[];
-  /** The batch's records.jsonl text: one line per item that succeeded, each with its newline. */
-  text: string;
+  /** Local counts, three per item (input, output, reasoning); NaN: not counted. */
+  counts: Float64Array;
+  /** The items whose processing threw, with the reason; most batches have none. */
+  failures: { index: number; message: string }[];
+  /** --convention all: per item, the other conventions' values (null for a failed item); absent otherwise. */
+  conventions?: (Map<string, Map<string, MetricValue>> | null)[];
+  /** Each item's metrics (metricsAt(metrics, i)); a failed item has none. */
+  metrics: MetricColumns;
+  /** The batch's records.jsonl text as UTF-8: one line per item that succeeded, each with its newline. */
+  lines: Uint8Array;
+}
+
+/** The buffers of a result, to transfer rather than copy when it is posted. */
+export function transferables(res: BatchResult): ArrayBuffer[] {
+  const c = res.metrics;
+  return [res.counts, res.lines, c.first, c.start, c.tag, c.listLength, c.values].map((a) => a.buffer as ArrayBuffer);
 }
 
 export interface BatchEnv {
@@ -51,23 +58,33 @@ export interface BatchEnv {
 /** Counts, metrics and lines of one batch. A failing item is reported, never the whole batch. */
 export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
   const units = env.units ?? displayUnitOf;
-  const results: (ItemResult | string)[] = [];
+  const counts = new Float64Array(req.items.length * 3).fill(NaN);
+  const failures: BatchResult['failures'] = [];
+  const conventions: (Map<string, Map<string, MetricValue>> | null)[] = [];
+  const columns = new MetricColumnsWriter();
   let text = '';
-  for (const item of req.items) {
+  req.items.forEach((item, i) => {
     try {
-      const counts = countTexts(item.texts, env.count);
+      const c = countTexts(item.texts, env.count);
       // completeRecord works on a ProcessedRecord; only metric_input is read and metrics written.
-      const rec = { metric_input: { ...item.input, token_ns: Array.from(item.tokenNs) }, metrics: new Map() } as unknown as ProcessedRecord;
-      completeRecord(rec, counts, env.registry, env.compareWith);
+      const rec = { metric_input: { ...item.input, token_ns: item.tokenNs }, metrics: new Map() } as unknown as ProcessedRecord;
+      completeRecord(rec, c, env.registry, env.compareWith);
       if (env.level !== null && item.line !== null) text += recordLine({ ...item.line, metrics: rec.metrics }, env.level, units) + '\n';
-      results.push({
-        counts: [counts.input, counts.output, counts.reasoning],
-        metrics: rec.metrics,
-        convention_metrics: rec.convention_metrics,
-      });
+      if (c.input !== null) counts[3 * i] = c.input;
+      if (c.output !== null) counts[3 * i + 1] = c.output;
+      if (c.reasoning !== null) counts[3 * i + 2] = c.reasoning;
+      conventions.push(rec.convention_metrics ?? null);
+      columns.add(rec.metrics);
     } catch (err) {
-      results.push(err instanceof Error ? err.message : String(err));
+      failures.push({ index: i, message: err instanceof Error ? err.message : String(err) });
+      conventions.push(null);
+      columns.add(null);
     }
-  }
-  return { id: req.id, results, text };
+  });
+  const res: BatchResult = { id: req.id, counts, failures, metrics: columns.finish(), lines: encoder.encode(text) };
+  if (env.compareWith) res.conventions = conventions;
+  return res;
 }
+
+/** Its own buffer per batch (Buffer.from may share a pool, which a transfer would detach). */
+const encoder = new TextEncoder();

@@ -3,7 +3,7 @@
 // per-record metrics and serialize records.jsonl lines. Lines are written in completion order
 // (the order of submit()), byte for byte what RecordsWriter would write, each batch's lines with
 // one synchronous write (export/artifact-file.ts): a finished record is on disk even if the process
-// quits the next moment. close() drains.
+// quits the next moment. close() drains, then fills in the records' metrics from the batches' columns.
 //
 // A worker that dies turns the records it held into error records (_OTHER, saying why) and is
 // replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
@@ -17,6 +17,7 @@ import type { ArtifactWriteError } from '../errors.js';
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
+import { metricsAt, type MetricColumns } from './metric-columns.js';
 import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
@@ -53,7 +54,8 @@ const MAX_RESTARTS = 3;
 interface Batch {
   req: BatchRequest;
   recs: ProcessedRecord[];
-  result: BatchResult | null;
+  /** The batch's records.jsonl text (UTF-8 from a worker), once settled; null until then. */
+  text: string | Uint8Array | null;
   worker: Slot | null;
 }
 
@@ -74,6 +76,10 @@ function workerPath(): string {
   const here = fileURLToPath(new URL('./record-worker.js', import.meta.url));
   if (existsSync(here)) return here;
   return fileURLToPath(new URL('../../dist/run/record-worker.js', import.meta.url));
+}
+
+function tokenColumn(ns: bigint[] | BigInt64Array): BigInt64Array {
+  return ns instanceof BigInt64Array ? ns.slice() : BigInt64Array.from(ns);
 }
 
 /** What the dispatch callback keeps of a record once it is handed over: no payloads, no chunk stamps. */
@@ -102,6 +108,12 @@ export class RecordPipeline {
   /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
   private stream: AppendFile | null = null;
   private readonly mainEnv: BatchEnv;
+  /**
+   * Settled records whose metrics are still in their batch's columns: their Maps are built in close(),
+   * after the run, since nothing reads a record's metrics before the summary. The hot path only keeps
+   * the columns (also more compact than the Maps).
+   */
+  private readonly unbuilt: { columns: MetricColumns; recs: (ProcessedRecord | null)[] }[] = [];
   /** Records written to records.jsonl so far. */
   written = 0;
 
@@ -117,8 +129,9 @@ export class RecordPipeline {
     const level = this.opts.file?.level ?? null;
     const item: WorkItem = {
       input: { ...rec.metric_input, token_ns: [] },
-      // Copied before slim() drops them from the record.
-      tokenNs: BigInt64Array.from(rec.metric_input.token_ns),
+      // Copied before slim() drops them from the record: a typed column by one copy (its own compact
+      // buffer, as a view may share a larger one), not a BigInt per stamp.
+      tokenNs: tokenColumn(rec.metric_input.token_ns),
       texts: p.texts,
       line:
         level === null
@@ -154,7 +167,7 @@ export class RecordPipeline {
     slim(rec);
     let b = this.pending;
     if (b === null) {
-      b = { req: { id: this.nextId++, items: [] }, recs: [], result: null, worker: null };
+      b = { req: { id: this.nextId++, items: [] }, recs: [], text: null, worker: null };
       this.pending = b;
       this.queue.push(b);
     }
@@ -167,10 +180,11 @@ export class RecordPipeline {
     }
   }
 
-  /** Waits for every record handed over, writes the last lines, stops the workers, closes the file. */
+  /** Waits for every record handed over, writes the last lines, fills in the metrics, stops the workers, closes the file. */
   async close(): Promise<void> {
     this.flush();
     if (this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    this.buildMetrics();
     const slots = this.slots.splice(0);
     for (const s of slots) s.dead = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -262,24 +276,39 @@ export class RecordPipeline {
 
   /** Counts and metrics into the records; a failed item becomes an error record. */
   private settle(b: Batch, res: BatchResult): void {
-    let failed = false;
-    res.results.forEach((r, i) => {
+    const failed = new Map(res.failures.map((f) => [f.index, f.message] as const));
+    const counts = res.counts;
+    const kept: (ProcessedRecord | null)[] = [];
+    for (let i = 0; i < b.recs.length; i++) {
       const rec = b.recs[i];
-      if (typeof r === 'string') {
-        failed = true;
-        this.fail(rec, b.req.items[i], `record processing failed: ${r}`);
-        return;
+      const why = failed.get(i);
+      if (why !== undefined) {
+        this.fail(rec, b.req.items[i], `record processing failed: ${why}`);
+        kept.push(null);
+        continue;
       }
       const m = rec.metric_input;
-      if (r.counts[0] !== null) m.input_tokens = r.counts[0];
-      if (r.counts[1] !== null) m.output_tokens = r.counts[1];
-      if (r.counts[2] !== null) m.reasoning_tokens = r.counts[2];
-      rec.metrics = r.metrics;
-      if (r.convention_metrics) rec.convention_metrics = r.convention_metrics;
-    });
+      // NaN: not counted here (the record keeps the server's count, or none).
+      if (!Number.isNaN(counts[3 * i])) m.input_tokens = counts[3 * i];
+      if (!Number.isNaN(counts[3 * i + 1])) m.output_tokens = counts[3 * i + 1];
+      if (!Number.isNaN(counts[3 * i + 2])) m.reasoning_tokens = counts[3 * i + 2];
+      kept.push(rec);
+      const conventions = res.conventions?.[i];
+      if (conventions) rec.convention_metrics = conventions;
+    }
+    this.unbuilt.push({ columns: res.metrics, recs: kept });
     // A failed item's line is rebuilt as an error line; redo the batch's text so order holds.
-    b.result = failed ? { ...res, text: this.linesOf(b) } : res;
+    b.text = failed.size > 0 ? this.linesOf(b) : res.lines;
     this.writeReady();
+  }
+
+  /** Each settled record's metrics Map, from its batch's columns; the columns are let go as it goes. */
+  private buildMetrics(): void {
+    for (const u of this.unbuilt.splice(0)) {
+      u.recs.forEach((rec, i) => {
+        if (rec !== null) rec.metrics = metricsAt(u.columns, i);
+      });
+    }
   }
 
   /** The records of a batch as lines, on this thread (after a failure, the records are final). */
@@ -337,16 +366,16 @@ export class RecordPipeline {
     }
     for (const b of [...slot.inFlight].sort((x, y) => x.req.id - y.req.id)) {
       b.req.items.forEach((item, k) => this.fail(b.recs[k], item, `${why} (its records are lost)`));
-      b.result = { id: b.req.id, results: [], text: this.linesOf(b) };
+      b.text = this.linesOf(b);
     }
     slot.inFlight.clear();
     this.writeReady();
   }
 
   private writeReady(): void {
-    while (this.queue.length > 0 && this.queue[0].result !== null) {
+    while (this.queue.length > 0 && this.queue[0].text !== null) {
       const b = this.queue.shift() as Batch;
-      const text = (b.result as BatchResult).text;
+      const text = b.text as string | Uint8Array;
       this.file()?.write(text);
       this.written += b.recs.length;
       // What the fallback needed is no longer kept.

@@ -5,7 +5,7 @@ import { CONVENTION_NAMES, comparisonRegistry, registryFor, type ConventionChoic
 import { createTokenCounter } from '../tokenizer/count.js';
 import { ServerBatchCounter } from '../tokenizer/server-count.js';
 import type { TokenizeSpec } from '../tokenizer/types.js';
-import { processBatch, type BatchEnv, type BatchRequest } from './record-batch.js';
+import { processBatch, transferables, type BatchEnv, type BatchRequest } from './record-batch.js';
 import type { ExportLevel } from '../config/types.js';
 import { addSecrets } from '../secrets.js';
 
@@ -68,7 +68,9 @@ port.on('message', (req: BatchRequest) => {
       const count = serverCounter
         ? await serverCounter.countBatch(req.items.map((i) => ({ texts: i.texts, usage: i.input.usage })))
         : env.count;
-      port.postMessage(processBatch(req, { ...env, count }));
+      const res = processBatch(req, { ...env, count });
+      // Its columns and lines are moved, not copied: this thread keeps nothing of a batch.
+      port.postMessage(res, transferables(res));
     },
     () => {},
   );

@@ -9,6 +9,28 @@ export function diffNs(later: bigint, earlier: bigint): number {
   return Number(later - earlier);
 }
 
+/** Whether a BigInt64Array's words can be read as (low, high) uint32/int32 pairs: true on every target built for. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The gaps between successive stamps, in ns: diffNs(s[i], s[i-1]) for each i ≥ 1. A typed column is
+ * read as 32-bit halves, so no BigInt is made per stamp; the result is the same while a gap stays
+ * below 2^53 ns (104 days), as diffNs assumes.
+ */
+export function gapsNs(stamps: readonly bigint[] | BigInt64Array): number[] {
+  const n = stamps.length;
+  const out: number[] = new Array<number>(Math.max(0, n - 1));
+  if (n < 2) return out;
+  if (stamps instanceof BigInt64Array && LITTLE_ENDIAN) {
+    const lo = new Uint32Array(stamps.buffer, stamps.byteOffset, n * 2);
+    const hi = new Int32Array(stamps.buffer, stamps.byteOffset, n * 2);
+    for (let i = 1; i < n; i++) out[i - 1] = (hi[2 * i + 1] - hi[2 * i - 1]) * 4294967296 + (lo[2 * i] - lo[2 * i - 2]);
+    return out;
+  }
+  for (let i = 1; i < n; i++) out[i - 1] = Number(stamps[i] - stamps[i - 1]);
+  return out;
+}
+
 /**
  * A required scalar from the per-record values. The computation loop only calls a metric when
  * all its requirements have values, so a missing or list value here is a declaration bug.

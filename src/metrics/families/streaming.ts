@@ -3,7 +3,7 @@
 import type { MetricRecord } from '../../records/types.js';
 import { warnOnce } from '../../warnings.js';
 import { MetricFlag, type RecordMetricDef } from '../core/types.js';
-import { diffNs, NS_PER_S, perSecond, scalar } from '../core/helpers.js';
+import { diffNs, gapsNs, NS_PER_S, perSecond, scalar } from '../core/helpers.js';
 
 const STREAMING_TOKENS = MetricFlag.STREAMING_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
 
@@ -102,9 +102,7 @@ export const interChunkLatency: RecordMetricDef = {
   requires: [],
   compute: (r) => {
     if (r.token_ns.length < 2) return undefined;
-    const gaps: number[] = [];
-    for (let i = 1; i < r.token_ns.length; i++) gaps.push(diffNs(r.token_ns[i], r.token_ns[i - 1]));
-    return gaps;
+    return gapsNs(r.token_ns);
   },
 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeRecordMetrics } from '../../../src/metrics/compute.js';
+import { diffNs, gapsNs } from '../../../src/metrics/core/helpers.js';
 import { metricRecord, MS } from './fixtures.js';
 
 // Reference record: four content chunks at 50, 60, 75, 90 ms, last byte at 100 ms (the usage
@@ -150,5 +151,34 @@ describe('edge cases yield no value, never 0', () => {
     const m = computeRecordMetrics(metricRecord({ ...base, valid: false }));
     // Only the ERROR_ONLY metrics (error_isl) are computed for it.
     expect([...m.keys()]).toEqual(['error_isl']);
+  });
+});
+
+describe('token stamps as a typed column', () => {
+  it('gapsNs of a BigInt64Array equals diffNs of each pair, across 32-bit word boundaries, signs and offsets', () => {
+    let seed = 99;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const starts = [0n, -(2n ** 40n), 2n ** 32n - 5n, 2n ** 62n, -(2n ** 63n) + 1n, 10n ** 15n];
+    for (const start of starts) {
+      let t = start;
+      const stamps = [t];
+      // Gaps from 0 to ~2^45 ns, some negative (out-of-order stamps are not assumed away).
+      for (let i = 0; i < 300; i++) stamps.push((t += BigInt(Math.floor((rnd() - 0.05) * 2 ** (rnd() * 45)))));
+      const want = stamps.slice(1).map((s, i) => diffNs(s, stamps[i]));
+      const col = BigInt64Array.from(stamps);
+      expect(gapsNs(col)).toEqual(want);
+      expect(gapsNs(stamps)).toEqual(want);
+      // A view into a larger buffer (a column cut out of a batch).
+      const big = new BigInt64Array(stamps.length + 3);
+      big.set(col, 2);
+      expect(gapsNs(big.subarray(2, 2 + stamps.length))).toEqual(want);
+    }
+    expect(gapsNs(new BigInt64Array([5n]))).toEqual([]);
+  });
+
+  it('a record with its stamps as a BigInt64Array has the same metrics as with a bigint[]', () => {
+    const rec = metricRecord(base);
+    const typed = { ...rec, token_ns: BigInt64Array.from(rec.token_ns) };
+    expect(computeRecordMetrics(typed)).toEqual(computeRecordMetrics(rec));
   });
 });
