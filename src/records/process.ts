@@ -77,9 +77,12 @@ export class RecordProcessor {
       error,
       metric_input: input,
       responses: decoded.responses,
-      content: decoded.content,
       usage: decoded.usage,
       metrics: new Map(),
+      // Last: the record pipeline deletes it once the record is handed over, and V8 keeps an object
+      // in fast mode only when the property deleted is the last one added (else every kept record
+      // turns into a hash table, about 450 bytes more each).
+      content: decoded.content,
     };
     return { record, texts };
   }
