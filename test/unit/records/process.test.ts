@@ -145,4 +145,36 @@ describe('RecordProcessor', () => {
       expect(hasFastProperties(record)).toBe(true);
     }
   });
+
+  it('a kept record holds its turn without the payloads it was sent with', () => {
+    const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
+    const credit = baseRecord().credit;
+    const turn = {
+      prompt: 'the question',
+      isl: null,
+      max_tokens: 7,
+      messages: [
+        { role: 'user' as const, content: 'hi' },
+        { role: 'assistant' as const, content: 'hello' },
+        { role: 'user' as const, content: 'the question' },
+      ],
+      session_id: 's1',
+      turn_index: 1,
+      hash_ids: [4, 5],
+      media: { images: ['data:image/png;base64,AAAA'] },
+    };
+    const r = raw([[40, delta({ content: ' the' })]], { credit: { ...credit, target: { url: 'http://h', model: 'm' }, turn } });
+    const { record, texts } = p.prepare(r);
+    // The texts to count still come from the whole turn (the history's messages, counted one by one).
+    expect(texts.input).toEqual(['hi', 'hello', 'the question']);
+    expect(record.raw.credit).toEqual({
+      ...credit,
+      target: { url: 'http://h', model: 'm' },
+      turn: { prompt: '', isl: null, max_tokens: 7, session_id: 's1', turn_index: 1, hash_ids: [4, 5] },
+    });
+    // The transport's record and the scheduler's credit are left as they were.
+    expect(r.credit.turn).toBe(turn);
+    expect(turn.prompt).toBe('the question');
+    expect(record.raw.event_data).toBe(r.event_data);
+  });
 });
