@@ -8,7 +8,7 @@ import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { type Folded as Decoded, PayloadFold } from './fold.js';
 import { mediaInput } from './media.js';
-import type { MetricRecord, ProcessedRecord, RawRecord } from './types.js';
+import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from './types.js';
 
 export interface ProcessorOptions {
   adapter: EndpointAdapter;
@@ -72,14 +72,18 @@ export class RecordProcessor {
     const { input, texts } = this.metricInput(raw, status === 'ok', decoded);
     input.predecessor_end_ns = this.predecessorEnd(raw);
     const record: ProcessedRecord = {
-      raw,
+      // The run keeps every record until its summary: not the prompt it was sent with.
+      raw: { ...raw, credit: keptCredit(raw.credit) },
       status,
       error,
       metric_input: input,
       responses: decoded.responses,
-      content: decoded.content,
       usage: decoded.usage,
       metrics: new Map(),
+      // Last: the record pipeline deletes it once the record is handed over, and V8 keeps an object
+      // in fast mode only when the property deleted is the last one added (else every kept record
+      // turns into a hash table, about 450 bytes more each).
+      content: decoded.content,
     };
     return { record, texts };
   }
@@ -191,6 +195,21 @@ export class RecordProcessor {
     if (raw.sent_ns) input.sent_ns = raw.sent_ns;
     return { input, texts };
   }
+}
+
+/**
+ * What a finished record keeps of its credit: the turn less its payloads (prompt, messages, inputs,
+ * media), which are read only before the request is sent and while its texts are taken here; the
+ * same shape records.jsonl reads back as (records/read.ts), plus what the summary reads.
+ */
+function keptCredit(credit: Credit): Credit {
+  const t = credit.turn;
+  const turn: Turn = { prompt: '', isl: t.isl, max_tokens: t.max_tokens };
+  if (t.session_id !== undefined) turn.session_id = t.session_id;
+  if (t.turn_index !== undefined) turn.turn_index = t.turn_index;
+  // The theoretical prefix-cache hit rate reads them from the kept records (metrics/families/prefix-cache.ts).
+  if (t.hash_ids !== undefined) turn.hash_ids = t.hash_ids;
+  return { ...credit, turn };
 }
 
 /** The response request_latency ends at: the last token-bearing event (streaming), or the body (non-streaming). */

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import { runInThisContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { RecordProcessor } from '../../../src/records/process.js';
@@ -126,5 +128,53 @@ describe('RecordProcessor', () => {
     expect(rec.metric_input.output_tokens).toBe(4);
     expect(rec.metrics.get('request_latency')).toBe(100e6);
     expect(rec.metrics.has('time_to_first_token')).toBe(false);
+  });
+
+  it('a kept record stays a fast object once its content is dropped', () => {
+    // The run keeps every record for the summary, and the record pipeline deletes `content` when it
+    // takes a record over: were the record a hash table after that, each would cost ~450 bytes more.
+    // V8's intrinsics parse only in code compiled after the flag is set.
+    v8.setFlagsFromString('--allow-natives-syntax');
+    const hasFastProperties = runInThisContext('(o) => %HasFastProperties(o)') as (o: object) => boolean;
+    const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
+    for (const r of [raw([[40, delta({ content: ' the' })]]), raw([], { status: 'error', error: null })]) {
+      const { record } = p.prepare(r);
+      expect(record.content).toBeDefined();
+      expect(hasFastProperties(record)).toBe(true);
+      delete record.content;
+      expect(hasFastProperties(record)).toBe(true);
+    }
+  });
+
+  it('a kept record holds its turn without the payloads it was sent with', () => {
+    const p = new RecordProcessor({ adapter: chatAdapter, tokenizer: tk, useServerTokenCount: false });
+    const credit = baseRecord().credit;
+    const turn = {
+      prompt: 'the question',
+      isl: null,
+      max_tokens: 7,
+      messages: [
+        { role: 'user' as const, content: 'hi' },
+        { role: 'assistant' as const, content: 'hello' },
+        { role: 'user' as const, content: 'the question' },
+      ],
+      session_id: 's1',
+      turn_index: 1,
+      hash_ids: [4, 5],
+      media: { images: ['data:image/png;base64,AAAA'] },
+    };
+    const r = raw([[40, delta({ content: ' the' })]], { credit: { ...credit, target: { url: 'http://h', model: 'm' }, turn } });
+    const { record, texts } = p.prepare(r);
+    // The texts to count still come from the whole turn (the history's messages, counted one by one).
+    expect(texts.input).toEqual(['hi', 'hello', 'the question']);
+    expect(record.raw.credit).toEqual({
+      ...credit,
+      target: { url: 'http://h', model: 'm' },
+      turn: { prompt: '', isl: null, max_tokens: 7, session_id: 's1', turn_index: 1, hash_ids: [4, 5] },
+    });
+    // The transport's record and the scheduler's credit are left as they were.
+    expect(r.credit.turn).toBe(turn);
+    expect(turn.prompt).toBe('the question');
+    expect(record.raw.event_data).toBe(r.event_data);
   });
 });
