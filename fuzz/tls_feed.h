@@ -1,11 +1,12 @@
 // The TLS mode of the http1_sse fuzz target (fuzz/run.sh http1_sse_tls): the fuzz input is sent by
 // a TLS server over a socketpair and read back through the engine's own TLS read path
-// (servebench::TlsClient for the SSL, TlsReadSome for each read, TlsKeepReading for how long one
-// readiness reads — native/engine_tls.h), so the parser sees the decrypted bytes as an engine I/O
-// thread does. The server cuts the bytes into records of fuzzer-chosen sizes and its ciphertext
-// reaches the client's socket in fuzzer-chosen pieces (partial records: SSL_read says WANT_READ
-// mid-record), and the client reads into a buffer that may be smaller than a record (what OpenSSL
-// still holds is read through SSL_has_pending). Built with -DSERVEBENCH_FUZZ_TLS and -lssl -lcrypto.
+// (servebench::TlsClient for the SSL, TlsReadSome for each read, TlsKeepReading and TlsReadDrained
+// for how long one readiness reads — native/engine_tls.h), so the parser sees the decrypted bytes
+// as an engine I/O thread does. The server cuts the bytes into records of fuzzer-chosen sizes and
+// its ciphertext reaches the client's socket in fuzzer-chosen pieces (partial records: SSL_read
+// says WANT_READ mid-record), and the client reads into a buffer that may be smaller than a record
+// (what OpenSSL still holds is read through SSL_has_pending). Built with -DSERVEBENCH_FUZZ_TLS and
+// -lssl -lcrypto.
 #pragma once
 
 #include <fcntl.h>
@@ -128,6 +129,7 @@ inline void Run(const uint8_t* data, size_t size, bool eof, uint32_t seed, const
       const ssize_t n = servebench::TlsReadSome(client, buf.data(), buf.size(), &err, &tls_error);
       if (n > 0) {
         settled = !feed.on_bytes(buf.data(), static_cast<size_t>(n));
+        if (servebench::TlsReadDrained(client)) return;  // the socket is empty: wait for the next piece
       } else if (n == 0) {
         ended = true;
       } else if (n == -2 || err != EAGAIN) {

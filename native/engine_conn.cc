@@ -258,14 +258,17 @@ void IoLoop::OnReadable(Conn* c) {
         return;
       }
       if (c->parser.done()) {
-        const bool reusable = c->parser.keep_alive() && used == static_cast<size_t>(n);
+        // Bytes past the response make a connection unusable; with read-ahead they may sit
+        // undecrypted in OpenSSL's buffer, where no readiness would ever report them.
+        const bool reusable = c->parser.keep_alive() && used == static_cast<size_t>(n) &&
+                              (c->ssl == nullptr || SSL_has_pending(c->ssl) != 1);
         c->req = nullptr;
         r->conn = nullptr;
         Finish(r, EngineError::kNone, std::string(), stamp);
         ReleaseConn(c, reusable, stamp);
         return;
       }
-      if (c->ssl == nullptr && static_cast<size_t>(n) < buf_.size()) return;
+      if (c->ssl == nullptr ? static_cast<size_t>(n) < buf_.size() : TlsReadDrained(c->ssl)) return;
       continue;
     }
     if (n == 0) {

@@ -60,4 +60,9 @@ ssize_t TlsReadSome(SSL* ssl, char* buf, size_t cap, int* err, std::string* tls_
 // read before going back to epoll (it would never be signalled again).
 inline bool TlsKeepReading(SSL* ssl, int round) { return round < 64 || SSL_has_pending(ssl) == 1; }
 
+// After a read that returned bytes: true when OpenSSL holds nothing more and its last recv() came
+// back short, so the socket is empty and the readiness can end without a recv() that says EAGAIN
+// (as a short recv() ends a plain connection's). Level-triggered epoll signals what arrives later.
+bool TlsReadDrained(SSL* ssl);
+
 }  // namespace servebench
