@@ -37,7 +37,7 @@ function sizes(mode) {
 export async function runHttps({ mode = 'full', reps = null, log = () => {} } = {}) {
   const s = sizes(mode);
   const R = reps ?? s.reps;
-  const results = { mode, reps: R, ...s, runs: {} };
+  const results = { mode, ...s, reps: R, runs: {} };
   if (s.concurrency + 300 > fdLimit) {
     log(`  https: skipped, needs ~${s.concurrency + 300} descriptors per process, the limit is ${fdLimit}`);
     return { results, tables: [], targets: [`HTTPS section skipped: fd limit ${fdLimit} < ${s.concurrency + 300}`] };
