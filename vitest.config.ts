@@ -17,6 +17,8 @@ const timing = [
   'test/integration/stages.test.ts',
   'test/integration/multi-target.test.ts',
   'test/integration/template-endpoint.test.ts',
+  'test/integration/compare.test.ts',
+  'test/integration/harness-busy-loop.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
@@ -27,7 +29,9 @@ export default defineConfig({
     outputFile: { json: '.vitest-tmp/results.json' },
     projects: [
       { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: timing, sequence: { groupOrder: 0 } } },
-      { test: { ...shared, name: 'timing', include: timing, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      // A wall-clock bound can fail once under a neighbour's burst of host load (CI's runs showed one such
+      // failure in ~1,800 tests, a different test each time); a regression fails the retry too.
+      { test: { ...shared, name: 'timing', include: timing, fileParallelism: false, retry: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

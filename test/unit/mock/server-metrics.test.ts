@@ -44,8 +44,9 @@ describe('mock server metrics', () => {
       if (format !== 'llamacpp') {
         const ttft = c.get('ttft')!.histogram!;
         expect(ttft.count).toBe(5);
-        // Observed from the end of the body to the first token's write: never under the configured 15 ms.
-        expect(ttft.mean!).toBeGreaterThanOrEqual(0.015);
+        // Observed from the end of the body to the first token's write: never under the configured 15 ms
+        // less the mock clock's 0.5 ms wake-up slack (src/mock/clock.ts serves a job that close to due).
+        expect(ttft.mean!).toBeGreaterThanOrEqual(0.0145);
         expect(ttft.mean!).toBeLessThan(0.2);
         expect(ttft.p50!.bucket[1]).toBeGreaterThanOrEqual(0.015);
       }
