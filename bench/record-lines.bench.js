@@ -111,9 +111,13 @@ function variant(m, n) {
   // RecordPipeline's own settle (a pipeline without workers: its queue stays empty, nothing is written).
   const pl = new m.pipe.RecordPipeline({ workers: 0, tokenizerPath: '', count: () => 1, convention: 'aiperf', registry, file: null });
   const settle = (recs, res) => pl.settle({ req: { id: res.id, items: [] }, recs, result: null, text: null, worker: null }, res);
+  // A record's metrics as that build reads them: its own Map (older builds), or a view of the batch's columns.
+  const readers = done.map((res) => (res.metrics && m.cols.MetricBatch ? new m.cols.MetricBatch(res.metrics) : null));
+  const metricsOf = (res, k, j) =>
+    !res.metrics ? res.results[j].metrics : readers[k] ? new m.cols.RecordMetrics(readers[k], j) : m.cols.metricsAt(res.metrics, j);
   const lines = its.map((it, i) => {
-    const res = done[Math.floor(i / 256)];
-    return { ...it.line, metrics: res.metrics ? m.cols.metricsAt(res.metrics, i % 256) : res.results[i % 256].metrics };
+    const k = Math.floor(i / 256);
+    return { ...it.line, metrics: metricsOf(done[k], k, i % 256) };
   });
   return {
     recordLine: () => {

@@ -12,7 +12,7 @@ import type { ConventionComparison, ConventionComparisonRow, MetricResult, Metri
 export type SummarizeWith = (records: readonly ProcessedRecord[], registry: MetricRegistry, name: ConventionName) => MetricsSummary;
 
 /** A record's metrics under a convention (only the compared tags and their requirements). */
-export function conventionMetrics(r: ProcessedRecord, name: ConventionName, primary: ConventionName): Map<string, MetricValue> {
+export function conventionMetrics(r: ProcessedRecord, name: ConventionName, primary: ConventionName): ReadonlyMap<string, MetricValue> {
   if (name === primary) return r.metrics;
   return r.convention_metrics?.get(name) ?? computeRecordMetrics(r.metric_input, comparisonRegistry(name));
 }

@@ -273,7 +273,7 @@ export interface ProcessedRecord {
   content?: string;
   usage: Usage | null;
   /** tag → value, only metrics that could be computed for this record. */
-  metrics: Map<string, MetricValue>;
+  metrics: ReadonlyMap<string, MetricValue>;
   /** --convention all: the same record's metrics under each other convention (metrics/conventions.ts), only the tags they compare. */
   convention_metrics?: Map<string, Map<string, MetricValue>>;
 }

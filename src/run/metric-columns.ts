@@ -62,20 +62,94 @@ export class MetricColumnsWriter {
   }
 }
 
-/** Record i's metrics, as the Map the worker computed (same order, same values). */
-export function metricsAt(c: MetricColumns, i: number): Map<string, MetricValue> {
-  const out = new Map<string, MetricValue>();
-  let v = c.start[i];
-  for (let e = c.first[i]; e < c.first[i + 1]; e++) {
-    const n = c.listLength[e];
-    if (n === 0) {
-      out.set(c.tags[c.tag[e]], c.values[v++]);
-    } else {
-      const list = new Array<number>(n);
-      for (let k = 0; k < n; k++) list[k] = c.values[v + k];
-      v += n;
-      out.set(c.tags[c.tag[e]], list);
+/** A batch's columns as the main thread reads them: each tag's index, and where each entry's values start. */
+export class MetricBatch {
+  private readonly tagIndex: Map<string, number>;
+  private readonly offset: Uint32Array;
+
+  constructor(readonly c: MetricColumns) {
+    this.tagIndex = new Map(c.tags.map((t, k) => [t, k] as const));
+    const n = c.tag.length;
+    this.offset = new Uint32Array(n);
+    let v = 0;
+    for (let e = 0; e < n; e++) {
+      this.offset[e] = v;
+      v += c.listLength[e] === 0 ? 1 : c.listLength[e];
     }
   }
-  return out;
+
+  /** Record i's entry for a tag, or -1. */
+  entryOf(i: number, tag: string): number {
+    const k = this.tagIndex.get(tag);
+    if (k === undefined) return -1;
+    const c = this.c;
+    for (let e = c.first[i]; e < c.first[i + 1]; e++) if (c.tag[e] === k) return e;
+    return -1;
+  }
+
+  /** An entry's value: a number, or a new list. */
+  valueAt(e: number): MetricValue {
+    const c = this.c;
+    const n = c.listLength[e];
+    const at = this.offset[e];
+    if (n === 0) return c.values[at];
+    const list = new Array<number>(n);
+    for (let k = 0; k < n; k++) list[k] = c.values[at + k];
+    return list;
+  }
+}
+
+/**
+ * Record i's metrics read from its batch's columns: a Map's reads without a Map. A run keeps every
+ * record until its summary, and a Map per record (with its lists copied out) was about a third of
+ * what each one kept; the columns are already there.
+ */
+export class RecordMetrics implements ReadonlyMap<string, MetricValue> {
+  constructor(
+    private readonly batch: MetricBatch,
+    private readonly i: number,
+  ) {}
+
+  get size(): number {
+    const first = this.batch.c.first;
+    return first[this.i + 1] - first[this.i];
+  }
+
+  get(tag: string): MetricValue | undefined {
+    const e = this.batch.entryOf(this.i, tag);
+    return e < 0 ? undefined : this.batch.valueAt(e);
+  }
+
+  has(tag: string): boolean {
+    return this.batch.entryOf(this.i, tag) >= 0;
+  }
+
+  forEach(fn: (value: MetricValue, key: string, map: ReadonlyMap<string, MetricValue>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+  }
+
+  /** In the order the worker computed them. */
+  entries(): MapIterator<[string, MetricValue]> {
+    return this.toMap().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.toMap().keys();
+  }
+
+  values(): MapIterator<MetricValue> {
+    return this.toMap().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, MetricValue]> {
+    return this.entries();
+  }
+
+  /** A Map of the same entries, made for one iteration and let go (iterating is once per record per summary). */
+  toMap(): Map<string, MetricValue> {
+    const c = this.batch.c;
+    const out = new Map<string, MetricValue>();
+    for (let e = c.first[this.i]; e < c.first[this.i + 1]; e++) out.set(c.tags[c.tag[e]], this.batch.valueAt(e));
+    return out;
+  }
 }

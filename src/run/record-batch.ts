@@ -34,7 +34,7 @@ export interface BatchResult {
   failures: { index: number; message: string }[];
   /** --convention all: per item, the other conventions' values (null for a failed item); absent otherwise. */
   conventions?: (Map<string, Map<string, MetricValue>> | null)[];
-  /** Each item's metrics (metricsAt(metrics, i)); a failed item has none. */
+  /** Each item's metrics (read as RecordMetrics); a failed item has none. */
   metrics: MetricColumns;
   /** The batch's records.jsonl text as UTF-8: one line per item that succeeded, each with its newline. */
   lines: Uint8Array;

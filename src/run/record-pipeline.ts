@@ -3,7 +3,7 @@
 // per-record metrics and serialize records.jsonl lines. Lines are written in completion order
 // (the order of submit()), byte for byte what RecordsWriter would write, each batch's lines with
 // one synchronous write (export/artifact-file.ts): a finished record is on disk even if the process
-// quits the next moment. close() drains, then fills in the records' metrics from the batches' columns.
+// quits the next moment. A settled record reads its metrics from its batch's typed columns.
 //
 // A worker that dies turns the records it held into error records (_OTHER, saying why) and is
 // replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
@@ -17,7 +17,7 @@ import type { ArtifactWriteError } from '../errors.js';
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
-import { metricsAt, type MetricColumns } from './metric-columns.js';
+import { MetricBatch, RecordMetrics } from './metric-columns.js';
 import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
@@ -108,12 +108,6 @@ export class RecordPipeline {
   /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
   private stream: AppendFile | null = null;
   private readonly mainEnv: BatchEnv;
-  /**
-   * Settled records whose metrics are still in their batch's columns: their Maps are built in close(),
-   * after the run, since nothing reads a record's metrics before the summary. The hot path only keeps
-   * the columns (also more compact than the Maps).
-   */
-  private readonly unbuilt: { columns: MetricColumns; recs: (ProcessedRecord | null)[] }[] = [];
   /** Records written to records.jsonl so far. */
   written = 0;
 
@@ -180,11 +174,10 @@ export class RecordPipeline {
     }
   }
 
-  /** Waits for every record handed over, writes the last lines, fills in the metrics, stops the workers, closes the file. */
+  /** Waits for every record handed over, writes the last lines, stops the workers, closes the file. */
   async close(): Promise<void> {
     this.flush();
     if (this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
-    this.buildMetrics();
     const slots = this.slots.splice(0);
     for (const s of slots) s.dead = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -280,13 +273,13 @@ export class RecordPipeline {
   private settle(b: Batch, res: BatchResult): void {
     const failed = new Map(res.failures.map((f) => [f.index, f.message] as const));
     const counts = res.counts;
-    const kept: (ProcessedRecord | null)[] = [];
+    // Each record reads its metrics from the batch's columns (no Map per record: see RecordMetrics).
+    const columns = new MetricBatch(res.metrics);
     for (let i = 0; i < b.recs.length; i++) {
       const rec = b.recs[i];
       const why = failed.get(i);
       if (why !== undefined) {
         this.fail(rec, b.req.items[i], `record processing failed: ${why}`);
-        kept.push(null);
         continue;
       }
       const m = rec.metric_input;
@@ -294,23 +287,13 @@ export class RecordPipeline {
       if (!Number.isNaN(counts[3 * i])) m.input_tokens = counts[3 * i];
       if (!Number.isNaN(counts[3 * i + 1])) m.output_tokens = counts[3 * i + 1];
       if (!Number.isNaN(counts[3 * i + 2])) m.reasoning_tokens = counts[3 * i + 2];
-      kept.push(rec);
+      rec.metrics = new RecordMetrics(columns, i);
       const conventions = res.conventions?.[i];
       if (conventions) rec.convention_metrics = conventions;
     }
-    this.unbuilt.push({ columns: res.metrics, recs: kept });
     // A failed item's line is rebuilt as an error line; redo the batch's text so order holds.
     b.text = failed.size > 0 ? this.linesOf(b) : res.lines;
     this.writeReady();
-  }
-
-  /** Each settled record's metrics Map, from its batch's columns; the columns are let go as it goes. */
-  private buildMetrics(): void {
-    for (const u of this.unbuilt.splice(0)) {
-      u.recs.forEach((rec, i) => {
-        if (rec !== null) rec.metrics = metricsAt(u.columns, i);
-      });
-    }
   }
 
   /** The records of a batch as lines, on this thread (after a failure, the records are final). */

@@ -25,7 +25,7 @@ describe('summarize', () => {
   const ok3 = processed({ start: at(200), tokens: [20, 30, 40], end: 1800, input: 300, output: 30 }, { index: 3 });
   const err = processed({ start: at(500), tokens: [], end: 1500, input: 100, output: null }, { status: 'error', index: 4 });
   // An error record carrying a (bogus) value must not reach the distributions.
-  err.metrics.set('time_to_first_token', 1);
+  err.metrics = new Map([...err.metrics, ['time_to_first_token', 1]]);
   const cancelled = processed({ start: at(1900), tokens: [5], end: 5000 }, { status: 'cancelled', index: 5 });
   const warm = processed({ start: at(-5000), tokens: [1000], end: 9000, output: 99 }, { phase: 'warmup', index: 0 });
   const s = summarize([warm, ok1, ok2, err, ok3, cancelled]);

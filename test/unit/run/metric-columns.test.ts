@@ -1,8 +1,9 @@
 // A batch's metrics cross back from a record worker as typed columns (run/metric-columns.ts): each
-// record's Map comes back with the same tags, order and values, after a real structured clone.
+// record's metrics read back (RecordMetrics, a Map's reads) with the same tags, order and values, after a
+// real structured clone.
 import { describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { MetricColumnsWriter, metricsAt, type MetricColumns } from '../../../src/run/metric-columns.js';
+import { MetricBatch, MetricColumnsWriter, RecordMetrics, type MetricColumns } from '../../../src/run/metric-columns.js';
 import type { MetricValue } from '../../../src/records/types.js';
 
 /** Through a MessagePort, as postMessage clones a worker's result. */
@@ -15,7 +16,7 @@ function cloned(c: MetricColumns): MetricColumns {
 }
 
 describe('metric columns', () => {
-  it('give back each record its own Map: scalars, lists, edge values, empty rows, tags in each record’s order', () => {
+  it('give back each record its own metrics: scalars, lists, edge values, empty rows, tags in each record’s order', () => {
     let seed = 3;
     const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const tags = ['time_to_first_token', 'inter_chunk_latency', 'output_sequence_length', 'error_isl', 'x'];
@@ -41,15 +42,25 @@ describe('metric columns', () => {
     }
     const w = new MetricColumnsWriter();
     for (const m of maps) w.add(m);
-    const c = cloned(w.finish());
+    const batch = new MetricBatch(cloned(w.finish()));
     maps.forEach((m, i) => {
-      const got = metricsAt(c, i);
-      expect([...got.keys()]).toEqual([...(m ?? new Map<string, MetricValue>()).keys()]);
-      for (const [t, v] of m ?? []) expect(got.get(t), `record ${i} ${t}`).toStrictEqual(v);
+      const want = m ?? new Map<string, MetricValue>();
+      const got = new RecordMetrics(batch, i);
+      expect(got.size).toBe(want.size);
+      expect([...got.keys()]).toEqual([...want.keys()]);
+      expect([...got]).toStrictEqual([...want]);
+      expect([...got.values()]).toStrictEqual([...want.values()]);
+      const seen: [string, MetricValue][] = [];
+      got.forEach((v, k) => seen.push([k, v]));
+      expect(seen).toStrictEqual([...want]);
+      for (const t of [...tags, 'never']) {
+        expect(got.has(t), `record ${i} has ${t}`).toBe(want.has(t));
+        expect(got.get(t), `record ${i} ${t}`).toStrictEqual(want.get(t));
+      }
     });
     // -0 survives (Object.is).
     const z = new MetricColumnsWriter();
     z.add(new Map([['a', -0]]));
-    expect(Object.is(metricsAt(cloned(z.finish()), 0).get('a'), -0)).toBe(true);
+    expect(Object.is(new RecordMetrics(new MetricBatch(cloned(z.finish())), 0).get('a'), -0)).toBe(true);
   });
 });

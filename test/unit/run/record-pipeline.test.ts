@@ -143,7 +143,7 @@ describe('RecordPipeline', () => {
       // The records kept for the summary carry the same counts and metrics, and are slimmed.
       got.forEach((rec, i) => {
         const w = want[i];
-        expect(rec.metrics).toEqual(w.metrics);
+        expect(new Map(rec.metrics)).toEqual(w.metrics);
         expect([rec.metric_input.input_tokens, rec.metric_input.output_tokens, rec.metric_input.reasoning_tokens]).toEqual([
           w.metric_input.input_tokens,
           w.metric_input.output_tokens,
@@ -162,7 +162,7 @@ describe('RecordPipeline', () => {
     const ref = processor();
     const want = raws.map((raw) => ref.process(structuredClone(raw)).metrics);
     const got = await throughPipeline(raws, pipelineOptions(null, 'records'));
-    expect(got.map((r) => r.metrics)).toEqual(want);
+    expect(got.map((r) => new Map(r.metrics))).toEqual(want);
   });
 
   it('turns the records of a crashed worker into _OTHER error records; the rest go on', async () => {
