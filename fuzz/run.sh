@@ -39,11 +39,11 @@ tls() { run http1_sse_tls http1_sse_fuzz.cc corpus -DSERVEBENCH_FUZZ_TLS "$nativ
 case "$target" in
   http1_sse) run http1_sse http1_sse_fuzz.cc corpus "$native/http1.cc" "$native/sse.cc" ;;
   http1_sse_tls) tls ;;
-  json_decode) run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/sse_decode.cc" ;;
+  json_decode) run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/utf8_decode.cc" "$native/sse_decode.cc" ;;
   all)
     run http1_sse http1_sse_fuzz.cc corpus "$native/http1.cc" "$native/sse.cc"
     tls
-    run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/sse_decode.cc"
+    run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/utf8_decode.cc" "$native/sse_decode.cc"
     ;;
   *)
     echo "fuzz: unknown target '$target' (http1_sse, http1_sse_tls, json_decode, all)" >&2

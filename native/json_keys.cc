@@ -1,6 +1,6 @@
 #include "json_keys.h"
 
-#include "json_scan.h"
+#include "utf8_decode.h"
 
 namespace servebench {
 

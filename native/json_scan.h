@@ -93,8 +93,4 @@ class JsonDoc {
   mutable std::u16string scratch_;
 };
 
-// Appends UTF-8 bytes decoded as the WHATWG Encoding standard (and V8) do: U+FFFD for each
-// maximal invalid subpart.
-void AppendUtf8As16(const char* p, size_t n, std::u16string* out);
-
 }  // namespace servebench

@@ -16,26 +16,14 @@
 #include <algorithm>
 #include <cstring>
 #include <ctime>
-#include <queue>
 #include <stdexcept>
-#include <thread>
-#include <unordered_set>
 
-#include "mockserver_format.h"
+#include "mockserver_worker.h"
 
 namespace servebench {
 
 namespace {
 
-inline int64_t MonoNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
-}
-
-constexpr size_t kMaxBatchEvents = 64;
-constexpr size_t kMaxBatchBytes = 64 * 1024;
-constexpr int64_t kSlackNs = 20000;  // due within this counts as due now
 constexpr size_t kMaxRequestBytes = 16u << 20;
 char kStopTag;
 char kTimerTag;
@@ -43,376 +31,215 @@ char kListenTag;
 
 }  // namespace
 
-struct MConn;
-
-// One response in progress on a connection.
-struct MStream {
-  MConn* conn = nullptr;
-  MockRequest req;
-  std::string id;
-  std::string prefix;  // the JSON every event of this response starts with
-  std::string request_id;
-  int64_t t0 = 0;
-  int64_t due = 0;
-  size_t k = 0;  // next token
-  uint64_t rng = 0;
-  bool active = false;
-  bool scheduled = false;
-};
-
-struct MConn {
-  int fd = -1;
-  std::string in;
-  std::string out;
-  size_t out_off = 0;
-  std::vector<size_t> stamps;  // offsets in `out` of sb_send_ns fields not yet sent
-  MStream stream;
-  bool want_write = false;
-  bool close_after = false;
-  SSL* ssl = nullptr;  // TLS (mockserver_tls.h); null: plain TCP
-  bool handshaking = false;
-};
-
-struct DueLater {
-  bool operator()(const std::pair<int64_t, MConn*>& a, const std::pair<int64_t, MConn*>& b) const {
-    return a.first > b.first;
-  }
-};
-
-class MockWorker {
- public:
-  MockWorker(const MockServerOptions& o, int index) : o_(o), index_(index), fmt_(o) {}
-  ~MockWorker() {
-    Join();
-    for (MConn* c : conns_) {
-      if (c->ssl != nullptr) MockTlsFree(c->ssl);
-      close(c->fd);
-      delete c;
-    }
-    for (MConn* c : dead_) delete c;  // closed in the iteration the stop arrived in
-    if (listen_ >= 0) close(listen_);
-    if (ep_ >= 0) close(ep_);
-    if (stop_ >= 0) close(stop_);
-    if (timer_ >= 0) close(timer_);
-  }
-
-  // Binds this worker's listening socket; returns its port.
-  int Bind(int port) {
-    sockaddr_storage ss{};
-    socklen_t len = 0;
-    auto* v4 = reinterpret_cast<sockaddr_in*>(&ss);
-    auto* v6 = reinterpret_cast<sockaddr_in6*>(&ss);
-    if (inet_pton(AF_INET, o_.host.c_str(), &v4->sin_addr) == 1) {
-      v4->sin_family = AF_INET;
-      v4->sin_port = htons(static_cast<uint16_t>(port));
-      len = sizeof *v4;
-    } else if (inet_pton(AF_INET6, o_.host.c_str(), &v6->sin6_addr) == 1) {
-      v6->sin6_family = AF_INET6;
-      v6->sin6_port = htons(static_cast<uint16_t>(port));
-      len = sizeof *v6;
-    } else {
-      throw std::runtime_error("fast mock: --host must be a numeric IP address, got " + o_.host);
-    }
-    listen_ = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    setsockopt(listen_, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    if (bind(listen_, reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(listen_, 65535) != 0) {
-      throw std::runtime_error(std::string("fast mock cannot listen on ") + o_.host + ":" + std::to_string(port) +
-                               ": " + std::strerror(errno));
-    }
-    socklen_t got = sizeof ss;
-    getsockname(listen_, reinterpret_cast<sockaddr*>(&ss), &got);
-    return ntohs(ss.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
-  }
-
-  void Start() {
-    ep_ = epoll_create1(EPOLL_CLOEXEC);
-    stop_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    timer_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (ep_ < 0 || stop_ < 0 || timer_ < 0) throw std::runtime_error("fast mock: cannot create its epoll set");
-    Add(stop_, &kStopTag, EPOLLIN);
-    Add(timer_, &kTimerTag, EPOLLIN);
-    Add(listen_, &kListenTag, EPOLLIN);
-    thread_ = std::thread(&MockWorker::Run, this);
-  }
-
-  void Stop() {
-    const uint64_t one = 1;
-    if (stop_ >= 0) {
-      ssize_t ignored = write(stop_, &one, sizeof one);
-      (void)ignored;
-    }
-  }
-  void Join() {
-    if (thread_.joinable()) thread_.join();
-  }
-
-  std::atomic<uint64_t> accepted{0}, requests{0}, events{0};
-
- private:
-  void Add(int fd, void* tag, uint32_t ev) {
-    epoll_event e{};
-    e.events = ev;
-    e.data.ptr = tag;
-    epoll_ctl(ep_, EPOLL_CTL_ADD, fd, &e);
-  }
-
-  void Run() {
-    pthread_setname_np(pthread_self(), "sb-mock");
-    std::vector<epoll_event> evs(256);
-    for (;;) {
-      const int n = epoll_wait(ep_, evs.data(), static_cast<int>(evs.size()), -1);
-      for (int i = 0; i < n; ++i) {
-        void* tag = evs[i].data.ptr;
-        if (tag == &kStopTag) return;
-        if (tag == &kListenTag) {
-          Accept();
-        } else if (tag == &kTimerTag) {
-          uint64_t v;
-          ssize_t ignored = read(timer_, &v, sizeof v);
-          (void)ignored;
-          armed_ = 0;
-        } else {
-          auto* c = static_cast<MConn*>(tag);
-          if (!conns_.count(c)) continue;  // closed earlier in this batch
-          if (c->handshaking) {
-            Handshake(c);
-            continue;
-          }
-          if (evs[i].events & EPOLLOUT) Flush(c);
-          if (conns_.count(c) && (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) Read(c);
-        }
-      }
-      RunDue();
-      for (MConn* c : dead_) delete c;
-      dead_.clear();
-    }
-  }
-
-  void Accept() {
-    for (;;) {
-      const int fd = accept4(listen_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) return;  // EAGAIN, or out of descriptors: the backlog keeps the rest
-      const int one = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      // On loopback the ACKs a client sends are processed for this socket in the client's
-      // context, on the client's CPU: reno keeps that cheap (the default may be BBR), so the
-      // client's CPU is spent on what a remote server's client would spend it on.
-      setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, "reno", 4);
-      auto* c = new MConn();
-      c->fd = fd;
-      c->stream.conn = c;
-      if (o_.tls) {
-        c->ssl = o_.tls->Accept(fd);
-        c->handshaking = true;
-      }
-      conns_.insert(c);
-      accepted.fetch_add(1, std::memory_order_relaxed);
-      Add(fd, c, EPOLLIN | EPOLLRDHUP);
-    }
-  }
-
-  // TLS: one non-blocking handshake step; the request is read once it is done.
-  void Handshake(MConn* c) {
-    const int step = c->ssl == nullptr ? -1 : MockTlsHandshake(c->ssl);
-    if (step < 0) return CloseConn(c);
-    SetWrite(c, step == 2);
-    if (step != 1) return;
-    c->handshaking = false;
-    Read(c);
-  }
-
-  void CloseConn(MConn* c) {
+MockWorker::~MockWorker() {
+  Join();
+  for (MConn* c : conns_) {
     if (c->ssl != nullptr) MockTlsFree(c->ssl);
-    c->ssl = nullptr;
-    close(c->fd);  // leaves the epoll set too; a pending heap entry is skipped (conn gone)
-    conns_.erase(c);
-    dead_.push_back(c);
+    close(c->fd);
+    delete c;
   }
+  for (MConn* c : dead_) delete c;  // closed in the iteration the stop arrived in
+  if (listen_ >= 0) close(listen_);
+  if (ep_ >= 0) close(ep_);
+  if (stop_ >= 0) close(stop_);
+  if (timer_ >= 0) close(timer_);
+}
 
-  void Read(MConn* c) {
-    char buf[65536];
-    for (;;) {
-      const ssize_t n = c->ssl ? MockTlsRecv(c->ssl, buf, sizeof buf) : recv(c->fd, buf, sizeof buf, 0);
-      if (n > 0) {
-        c->in.append(buf, static_cast<size_t>(n));
-        if (c->in.size() > kMaxRequestBytes) return CloseConn(c);
-        // TLS reads stop at a record: read on until EAGAIN, or bytes OpenSSL holds would wait.
-        if (!c->ssl && static_cast<size_t>(n) < sizeof buf) break;
-      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-        return CloseConn(c);
-      } else if (errno == EAGAIN) {
-        break;
-      }
-    }
-    Serve(c);
+int MockWorker::Bind(int port) {
+  sockaddr_storage ss{};
+  socklen_t len = 0;
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&ss);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&ss);
+  if (inet_pton(AF_INET, o_.host.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<uint16_t>(port));
+    len = sizeof *v4;
+  } else if (inet_pton(AF_INET6, o_.host.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<uint16_t>(port));
+    len = sizeof *v6;
+  } else {
+    throw std::runtime_error("fast mock: --host must be a numeric IP address, got " + o_.host);
   }
-
-  // Starts responses for complete requests while no response is in progress.
-  void Serve(MConn* c) {
-    serving_ = true;
-    ServeLoop(c);
-    serving_ = false;
+  listen_ = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  const int one = 1;
+  setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  setsockopt(listen_, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+  if (bind(listen_, reinterpret_cast<sockaddr*>(&ss), len) != 0 || listen(listen_, 65535) != 0) {
+    throw std::runtime_error(std::string("fast mock cannot listen on ") + o_.host + ":" + std::to_string(port) + ": " +
+                             std::strerror(errno));
   }
+  socklen_t got = sizeof ss;
+  getsockname(listen_, reinterpret_cast<sockaddr*>(&ss), &got);
+  return ntohs(ss.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
+}
 
-  void ServeLoop(MConn* c) {
-    while (!c->stream.active && c->out.size() == c->out_off) {
-      ParsedHttpRequest r;
-      const ParseResult pr = ParseHttpRequest(c->in, &r);
-      if (pr == ParseResult::kIncomplete) return;
-      if (pr == ParseResult::kBad) {
-        c->out = fmt_.Plain(400, "{\"error\":{\"message\":\"bad request\",\"type\":\"invalid_request_error\"}}", true);
-        c->out_off = 0;
-        c->close_after = true;
-        Flush(c);
-        return;
-      }
-      c->in.erase(0, r.consumed);
-      requests.fetch_add(1, std::memory_order_relaxed);
-      c->close_after = r.close;
-      if (!r.generation) {
-        c->out = fmt_.Route(r);
-        c->out_off = 0;
-        Flush(c);
-        if (!conns_.count(c)) return;
-        continue;
-      }
-      MStream& s = c->stream;
-      s.req = ParseMockRequest(r.body, r.chat, o_.default_tokens);
-      s.id = fmt_.NextId(r.chat, index_, ++next_id_);
-      s.prefix = fmt_.Prefix(r.chat, s.id);
-      s.request_id = r.request_id;
-      s.t0 = MonoNs();
-      s.k = 0;
-      s.rng = 0x9e3779b97f4a7c15ULL ^ (next_id_ * 0xbf58476d1ce4e5b9ULL) ^ static_cast<uint64_t>(index_);
-      s.active = true;
-      c->out = s.req.stream ? fmt_.StreamHead(r.request_id) : std::string();
-      c->out_off = 0;
-      // A stream's head goes out at once; its events (or a whole body) when due.
-      Schedule(s, s.req.stream ? s.t0 + o_.ttft_ns
-                               : s.t0 + o_.ttft_ns + (s.req.tokens > 0 ? s.req.tokens - 1 : 0) * o_.itl_ns);
-      if (!c->out.empty()) Flush(c);
-      return;
-    }
+void MockWorker::Start() {
+  ep_ = epoll_create1(EPOLL_CLOEXEC);
+  stop_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  timer_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (ep_ < 0 || stop_ < 0 || timer_ < 0) throw std::runtime_error("fast mock: cannot create its epoll set");
+  Add(stop_, &kStopTag, EPOLLIN);
+  Add(timer_, &kTimerTag, EPOLLIN);
+  Add(listen_, &kListenTag, EPOLLIN);
+  thread_ = std::thread(&MockWorker::Run, this);
+}
+
+void MockWorker::Stop() {
+  const uint64_t one = 1;
+  if (stop_ >= 0) {
+    ssize_t ignored = write(stop_, &one, sizeof one);
+    (void)ignored;
   }
+}
 
-  void Schedule(MStream& s, int64_t due) {
-    s.due = due;
-    s.scheduled = true;
-    heap_.push({due, s.conn});
-    if (armed_ == 0 || due < armed_) Arm(due);
-  }
+void MockWorker::Join() {
+  if (thread_.joinable()) thread_.join();
+}
 
-  void Arm(int64_t due) {
-    itimerspec its{};
-    its.it_value.tv_sec = due / 1000000000LL;
-    its.it_value.tv_nsec = due % 1000000000LL;
-    if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0) its.it_value.tv_nsec = 1;
-    timerfd_settime(timer_, TFD_TIMER_ABSTIME, &its, nullptr);
-    armed_ = due;
-  }
+void MockWorker::Add(int fd, void* tag, uint32_t ev) {
+  epoll_event e{};
+  e.events = ev;
+  e.data.ptr = tag;
+  epoll_ctl(ep_, EPOLL_CTL_ADD, fd, &e);
+}
 
-  void RunDue() {
-    const int64_t now = MonoNs();
-    while (!heap_.empty() && heap_.top().first <= now + kSlackNs) {
-      auto [due, c] = heap_.top();
-      heap_.pop();
-      if (!conns_.count(c) || !c->stream.scheduled || c->stream.due != due) continue;
-      c->stream.scheduled = false;
-      Emit(c, now);
-    }
-    if (!heap_.empty() && (armed_ == 0 || heap_.top().first != armed_)) Arm(heap_.top().first);
-  }
-
-  void Emit(MConn* c, int64_t now) {
-    MStream& s = c->stream;
-    if (!s.req.stream) {
-      c->out = fmt_.Body(s.req, s.id, s.rng, s.request_id);
-      c->out_off = 0;
-      s.active = false;
-      Flush(c);
-      return;
-    }
-    size_t batch = 0;
-    const size_t start = c->out.size();
-    while (s.k < s.req.tokens && batch < kMaxBatchEvents && c->out.size() - start < kMaxBatchBytes) {
-      if (s.t0 + o_.ttft_ns + static_cast<int64_t>(s.k) * o_.itl_ns > now + kSlackNs) break;
-      if (s.k == 0 && s.req.chat) {
-        fmt_.Role(s.prefix, &c->out, &c->stamps);
-        ++batch;
-      }
-      fmt_.Token(s.req, s.prefix, s.k, &s.rng, &c->out, &c->stamps);
-      ++s.k;
-      ++batch;
-    }
-    if (s.k >= s.req.tokens) {
-      batch += fmt_.Closing(s.req, s.prefix, &c->out, &c->stamps);
-      s.active = false;
-    }
-    events.fetch_add(batch, std::memory_order_relaxed);
-    Flush(c);  // reschedules the stream once the socket has taken everything
-  }
-
-  // Writes what is pending; stamps are patched with the time of this write() call.
-  void Flush(MConn* c) {
-    while (c->out_off < c->out.size()) {
-      if (!c->stamps.empty()) {
-        const int64_t t = MonoNs();
-        for (size_t off : c->stamps) {
-          if (off >= c->out_off) WriteStamp(&c->out[off], t);
+void MockWorker::Run() {
+  pthread_setname_np(pthread_self(), "sb-mock");
+  std::vector<epoll_event> evs(256);
+  for (;;) {
+    const int n = epoll_wait(ep_, evs.data(), static_cast<int>(evs.size()), -1);
+    for (int i = 0; i < n; ++i) {
+      void* tag = evs[i].data.ptr;
+      if (tag == &kStopTag) return;
+      if (tag == &kListenTag) {
+        Accept();
+      } else if (tag == &kTimerTag) {
+        uint64_t v;
+        ssize_t ignored = read(timer_, &v, sizeof v);
+        (void)ignored;
+        armed_ = 0;
+      } else {
+        auto* c = static_cast<MConn*>(tag);
+        if (!conns_.count(c)) continue;  // closed earlier in this batch
+        if (c->handshaking) {
+          Handshake(c);
+          continue;
         }
+        if (evs[i].events & EPOLLOUT) Flush(c);
+        if (conns_.count(c) && (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) Read(c);
       }
-      const char* p = c->out.data() + c->out_off;
-      const size_t len = c->out.size() - c->out_off;
-      const ssize_t n = c->ssl ? MockTlsSend(c->ssl, p, len) : send(c->fd, p, len, MSG_NOSIGNAL);
-      if (n > 0) {
-        c->out_off += static_cast<size_t>(n);
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) {
-        SetWrite(c, true);
-        return;
-      }
+    }
+    RunDue();
+    for (MConn* c : dead_) delete c;
+    dead_.clear();
+  }
+}
+
+void MockWorker::Accept() {
+  for (;;) {
+    const int fd = accept4(listen_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;  // EAGAIN, or out of descriptors: the backlog keeps the rest
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    // On loopback the ACKs a client sends are processed for this socket in the client's
+    // context, on the client's CPU: reno keeps that cheap (the default may be BBR), so the
+    // client's CPU is spent on what a remote server's client would spend it on.
+    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, "reno", 4);
+    auto* c = new MConn();
+    c->fd = fd;
+    c->stream.conn = c;
+    if (o_.tls) {
+      c->ssl = o_.tls->Accept(fd);
+      c->handshaking = true;
+    }
+    conns_.insert(c);
+    accepted.fetch_add(1, std::memory_order_relaxed);
+    Add(fd, c, EPOLLIN | EPOLLRDHUP);
+  }
+}
+
+// TLS: one non-blocking handshake step; the request is read once it is done.
+void MockWorker::Handshake(MConn* c) {
+  const int step = c->ssl == nullptr ? -1 : MockTlsHandshake(c->ssl);
+  if (step < 0) return CloseConn(c);
+  SetWrite(c, step == 2);
+  if (step != 1) return;
+  c->handshaking = false;
+  Read(c);
+}
+
+void MockWorker::CloseConn(MConn* c) {
+  if (c->ssl != nullptr) MockTlsFree(c->ssl);
+  c->ssl = nullptr;
+  close(c->fd);  // leaves the epoll set too; a pending heap entry is skipped (conn gone)
+  conns_.erase(c);
+  dead_.push_back(c);
+}
+
+void MockWorker::Read(MConn* c) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = c->ssl ? MockTlsRecv(c->ssl, buf, sizeof buf) : recv(c->fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      c->in.append(buf, static_cast<size_t>(n));
+      if (c->in.size() > kMaxRequestBytes) return CloseConn(c);
+      // TLS reads stop at a record: read on until EAGAIN, or bytes OpenSSL holds would wait.
+      if (!c->ssl && static_cast<size_t>(n) < sizeof buf) break;
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
       return CloseConn(c);
-    }
-    c->out.clear();
-    c->out_off = 0;
-    c->stamps.clear();
-    SetWrite(c, false);
-    MStream& s = c->stream;
-    if (s.active && !s.scheduled) {
-      // Drained after a slow reader held it: carry on with the schedule.
-      Schedule(s, std::max(MonoNs(), s.t0 + o_.ttft_ns + static_cast<int64_t>(s.k) * o_.itl_ns));
-    } else if (!s.active) {
-      if (c->close_after) return CloseConn(c);
-      if (!c->in.empty() && !serving_) Serve(c);
+    } else if (errno == EAGAIN) {
+      break;
     }
   }
+  Serve(c);
+}
 
-  void SetWrite(MConn* c, bool on) {
-    if (c->want_write == on) return;
-    epoll_event e{};
-    e.events = EPOLLIN | EPOLLRDHUP | (on ? static_cast<uint32_t>(EPOLLOUT) : 0u);
-    e.data.ptr = c;
-    epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &e);
-    c->want_write = on;
+// Writes what is pending; stamps are patched with the time of this write() call.
+void MockWorker::Flush(MConn* c) {
+  while (c->out_off < c->out.size()) {
+    if (!c->stamps.empty()) {
+      const int64_t t = MonoNs();
+      for (size_t off : c->stamps) {
+        if (off >= c->out_off) WriteStamp(&c->out[off], t);
+      }
+    }
+    const char* p = c->out.data() + c->out_off;
+    const size_t len = c->out.size() - c->out_off;
+    const ssize_t n = c->ssl ? MockTlsSend(c->ssl, p, len) : send(c->fd, p, len, MSG_NOSIGNAL);
+    if (n > 0) {
+      c->out_off += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      SetWrite(c, true);
+      return;
+    }
+    return CloseConn(c);
   }
+  c->out.clear();
+  c->out_off = 0;
+  c->stamps.clear();
+  SetWrite(c, false);
+  MStream& s = c->stream;
+  if (s.active && !s.scheduled) {
+    // Drained after a slow reader held it: carry on with the schedule.
+    Schedule(s, std::max(MonoNs(), s.t0 + o_.ttft_ns + static_cast<int64_t>(s.k) * o_.itl_ns));
+  } else if (!s.active) {
+    if (c->close_after) return CloseConn(c);
+    if (!c->in.empty() && !serving_) Serve(c);
+  }
+}
 
-  const MockServerOptions& o_;
-  int index_;
-  MockFormatter fmt_;
-  int listen_ = -1, ep_ = -1, stop_ = -1, timer_ = -1;
-  int64_t armed_ = 0;
-  uint64_t next_id_ = 0;
-  bool serving_ = false;
-  std::thread thread_;
-  std::unordered_set<MConn*> conns_;
-  std::vector<MConn*> dead_;
-  std::priority_queue<std::pair<int64_t, MConn*>, std::vector<std::pair<int64_t, MConn*>>, DueLater> heap_;
-};
-
+void MockWorker::SetWrite(MConn* c, bool on) {
+  if (c->want_write == on) return;
+  epoll_event e{};
+  e.events = EPOLLIN | EPOLLRDHUP | (on ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  e.data.ptr = c;
+  epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &e);
+  c->want_write = on;
+}
 MockServer::MockServer(MockServerOptions options) : options_(std::move(options)) {
   if (options_.workers < 1) options_.workers = 1;
   if (options_.words.empty()) options_.words = {" the"};

@@ -33,11 +33,13 @@ const SOURCES = [
   'engine_batch_binding.cc',
   'engine_binding.cc',
   'mockserver.cc',
+  'mockserver_stream.cc',
   'mockserver_format.cc',
   'mockserver_binding.cc',
   'mockserver_tls.cc',
   'json_keys.cc',
   'json_scan.cc',
+  'utf8_decode.cc',
   'sse_decode.cc',
   'sse_decode_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
