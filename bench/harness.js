@@ -361,8 +361,18 @@ if (e2e) tables.push(...e2e.tables);
 if (https) tables.push(...https.tables);
 if (JSON_OUT) {
   process.stdout.write(
-    JSON.stringify({ ...results, tables, targets, e2e_targets: e2e?.targets ?? null, https_targets: https?.targets ?? null }, null, 2) +
-      '\n',
+    JSON.stringify(
+      {
+        ...results,
+        tables,
+        targets,
+        e2e_targets: e2e?.targets ?? null,
+        e2e_scale: e2e?.scale ?? null,
+        https_targets: https?.targets ?? null,
+      },
+      null,
+      2,
+    ) + '\n',
   );
 } else {
   console.log(
@@ -377,6 +387,10 @@ if (JSON_OUT) {
   if (e2e) {
     console.log('Targets, end to end (issue 11):');
     for (const t of e2e.targets) console.log(`  - ${t}`);
+  }
+  if (e2e?.scale.length) {
+    console.log('Scaling across cores, end to end (issue 11, item 5):');
+    for (const t of e2e.scale) console.log(`  - ${t}`);
   }
   if (https) {
     console.log('Targets, HTTPS (issue 17):');
