@@ -97,7 +97,8 @@ export function scaleReport(results, rows, setting) {
     lines.push(
       `on this 2-core host the mock and the client are pinned one CPU each: with --transport-threads 2 both I/O threads share the client's one CPU ` +
         `with the JS thread and the record worker, so that row shows the cost of threading (more wake-ups, fewer events per read), not scaling; ` +
-        `the "both CPUs" rows let the client run on the mock's CPU too, so they trade the mock's CPU for the client's and are bounded by the mock (see its CPU share)`,
+        `the "both CPUs" rows let the client's threads run on the mock's CPU too, so they show what a second CPU adds less what the mock ` +
+        `(its share of one CPU: the last column) and the host's other load take of it`,
     );
   else if (!canPin) lines.push('client and mock not pinned (fewer than two cores, or no taskset): every row shares all CPUs with the mock');
 

@@ -20,6 +20,9 @@
 //     default.
 //   - Memory: peak RSS of `servebench profile` in the small cost run (1,024 streams open) minus that
 //     of a run with one stream, per 1,000 streams.
+//   - I/O threads (bench/e2e-scale.js): the cost runs again with --transport-threads 1 and 2, and with
+//     the client allowed on both CPUs; each run's CPU split by thread (harness.cpu.threads), marginal,
+//     and from it a prediction for 16 cores (bench/scale-model.js).
 // Events per request are the mock's stream: the role chunk, OSL tokens and [DONE] (OSL + 2), as the
 // C reader and the Python client count them. Figures are medians over interleaved repetitions (each
 // repetition runs every client once in each setting); marginal figures pair the runs of one
