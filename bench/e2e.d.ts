@@ -6,4 +6,5 @@ export declare function runE2E(opts?: { quick?: boolean; reps?: number | null; l
   results: Record<string, unknown>;
   tables: { title: string; columns: string[]; rows: string[][] }[];
   targets: string[];
+  scale: string[];
 }>;

@@ -20,6 +20,9 @@
 //     default.
 //   - Memory: peak RSS of `servebench profile` in the small cost run (1,024 streams open) minus that
 //     of a run with one stream, per 1,000 streams.
+//   - I/O threads (bench/e2e-scale.js): the cost runs again with --transport-threads 1 and 2, and with
+//     the client allowed on both CPUs; each run's CPU split by thread (harness.cpu.threads), marginal,
+//     and from it a prediction for 16 cores (bench/scale-model.js).
 // Events per request are the mock's stream: the role chunk, OSL tokens and [DONE] (OSL + 2), as the
 // C reader and the Python client count them. Figures are medians over interleaved repetitions (each
 // repetition runs every client once in each setting); marginal figures pair the runs of one
@@ -30,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, CLIENT_CPU, PYTHON, canPin, fdLimit, pinned, startMock } from './harness-procs.js';
 import { report } from './e2e-report.js';
+import { scaleClients, scaleReport } from './e2e-scale.js';
 import { median, root } from './lib.js';
 
 export const C = 1024;
@@ -78,13 +82,13 @@ function mainThreadCpu(pid) {
 
 let seq = 0;
 /**
- * Runs a client pinned to the client core under the rusage wrapper; resolves with its output, its
- * rusage and its main thread's CPU seconds (polled every 20 ms until it exits: the last sample
- * misses at most the final 20 ms).
+ * Runs a client pinned to `cpus` (taskset's list; default the client core) under the rusage wrapper;
+ * resolves with its output, its rusage and its main thread's CPU seconds (polled every 20 ms until it
+ * exits: the last sample misses at most the final 20 ms).
  */
-function runMeasured(ctx, cmd, argv) {
+function runMeasured(ctx, cmd, argv, cpus = CLIENT_CPU) {
   const ruFile = path.join(ctx.tmp, `rusage-${seq++}.json`);
-  const [c, a] = pinned(CLIENT_CPU, cmd, argv);
+  const [c, a] = pinned(cpus, cmd, argv);
   return new Promise((resolve) => {
     const child = spawn(ctx.tools.rusage, [ruFile, c, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -189,7 +193,7 @@ async function aiohttp(ctx, mock, n) {
 }
 
 /** `servebench profile` with default settings plus `extra`; figures from its profile_export.json. */
-export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = false } = {}) {
+export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = false, cpus = CLIENT_CPU } = {}) {
   const dir = mkdtempSync(path.join(ctx.tmp, 'artifacts-'));
   const argv = [
     BIN,
@@ -208,7 +212,7 @@ export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = f
     dir,
     ...extra,
   ];
-  const p = await runMeasured(ctx, process.execPath, argv);
+  const p = await runMeasured(ctx, process.execPath, argv, cpus);
   try {
     const file = path.join(dir, 'profile_export.json');
     if (p.code !== 0 || !existsSync(file)) return { error: `exit ${p.code}: ${tail(p.err || p.out)}` };
@@ -216,6 +220,8 @@ export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = f
     const h = x.harness ?? {};
     const warnings = h.warnings ?? [];
     const succeeded = x.counts?.succeeded ?? 0;
+    // CPU by kind of thread over the run (harness/threads.ts; Linux only, else NaN).
+    const t = h.cpu?.threads;
     const out = row(p, {
       requests: succeeded,
       events: succeeded * EVENTS_PER_REQUEST,
@@ -227,6 +233,10 @@ export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = f
       js_busy_s: (h.event_loop_utilization ?? NaN) * (h.cpu?.wall_s ?? NaN),
       warnings,
       bottleneck: warnings.some((w) => /bottleneck/i.test(w)),
+      thread_main_s: t?.main_s ?? NaN,
+      thread_io_s: t?.io_s ?? NaN,
+      thread_other_s: t?.other_s ?? NaN,
+      thread_per_event_us: t?.per_event_us ?? null,
     });
     if (raw) Object.assign(out, stampsFromRecords(path.join(dir, 'records.jsonl')));
     return out;
@@ -279,8 +289,9 @@ export async function withMockShare(mock, fn) {
 }
 
 /**
- * Runs the section; resolves with { results, tables, targets } (tables in bench/lib.js formatTable's
- * shape, targets as "… met|missed" lines).
+ * Runs the section; resolves with { results, tables, targets, scale } (tables in bench/lib.js
+ * formatTable's shape, targets as "… met|missed" lines, scale: the I/O-thread rows' notes and the
+ * 16-core prediction, one line each).
  */
 export async function runE2E({ quick = false, reps = null, log = () => {} } = {}) {
   const R = reps ?? (quick ? 1 : 3);
@@ -290,7 +301,7 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
   const results = { reps: R, concurrency: C, osl: OSL, isl: ISL, small: SMALL, big: BIG, keep_requests: KEEP_N, pinned: canPin, runs: {} };
   if (C + 300 > fdLimit) {
     log(`  e2e: skipped, needs ~${C + 300} descriptors per process, the limit is ${fdLimit}`);
-    return { results, tables: [], targets: [`end-to-end section skipped: fd limit ${fdLimit} < ${C + 300}`] };
+    return { results, tables: [], targets: [`end-to-end section skipped: fd limit ${fdLimit} < ${C + 300}`], scale: [] };
   }
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'servebench-e2e-'));
   try {
@@ -299,6 +310,10 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
     const keys = Object.keys(clients).filter((k) => !clients[k].optional || help.includes(clients[k].optional));
     const labels = Object.fromEntries(keys.map((k) => [k, clients[k].label]));
     results.clients = labels;
+    const scale = scaleClients({ quick });
+    results.scale_clients = Object.fromEntries(
+      Object.entries(scale).map(([k, c]) => [k, { label: c.label, flags: c.extra, cpus: String(c.cpus) }]),
+    );
     const cost = await startMock(['--ttft-ms', String(COST.ttft), '--itl-ms', String(COST.itl)]);
     const keep = await startMock(['--ttft-ms', String(KEEP.ttft), '--itl-ms', String(KEEP.itl)]);
     const runs = results.runs;
@@ -318,15 +333,26 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
         log(`  e2e ${rep + 1}/${R}: servebench at --export-level raw (stamps) and with one stream (memory baseline) …`);
         put('sb:raw', await withMockShare(keep, () => servebench(ctx, keep, KEEP_N, ['--export-level', 'raw'], { raw: true })));
         put('sb:one', await servebench(ctx, cost, 8, [], { concurrency: 1 }));
+        // I/O threads (bench/e2e-scale.js): the cost setting; the keeps-up one too unless --quick.
+        for (const [k, c] of Object.entries(scale)) {
+          log(
+            `  e2e ${rep + 1}/${R}: ${c.label} — ${SMALL} and ${BIG} requests at ITL ${COST.itl} ms${quick ? '' : `, ${KEEP_N} at ITL ${KEEP.itl} ms`} …`,
+          );
+          const run = (mock, n) => withMockShare(mock, () => servebench(ctx, mock, n, c.extra, { cpus: c.cpus }));
+          put(`${k}:small`, await run(cost, SMALL));
+          put(`${k}:big`, await run(cost, BIG));
+          if (!quick) put(`${k}:keep`, await run(keep, KEEP_N));
+        }
       }
     } finally {
       await cost.stop();
       await keep.stop();
     }
-    return {
-      results,
-      ...report(results, keys, labels, { C, OSL, COST, KEEP, offeredCost: offered(C, COST), offeredKeep: offered(C, KEEP) }),
-    };
+    const setting = { C, OSL, COST, KEEP, offeredCost: offered(C, COST), offeredKeep: offered(C, KEEP) };
+    const main = report(results, keys, labels, setting);
+    const sc = scaleReport(results, scale, setting);
+    results.scale_prediction = sc.prediction;
+    return { results, tables: [...main.tables, ...sc.tables], targets: main.targets, scale: sc.lines };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -19,7 +19,8 @@
 //     settings beside the aiohttp client and a minimal C epoll reader, at concurrency 1,024: marginal
 //     user/sys CPU per event, events/s achieved vs offered, TTFT and ITL p50 against the server's
 //     stamps, the JS thread's share, RSS per 1,000 streams; medians of --e2e-reps interleaved
-//     repetitions (default 3, --quick 1). --no-e2e leaves it out; --e2e-only runs it alone.
+//     repetitions (default 3, --quick 1). --no-e2e leaves it out; --e2e-only runs it alone. Also
+//     --transport-threads 1 vs 2 with the CPU split by thread, and a 16-core prediction from it.
 //   - HTTPS (bench/https.js, issue 17): the same product runs against the fast mock serving TLS,
 //     native and undici, beside native in plain HTTP: marginal CPU per event and stamp error at
 //     1,024 streams, and the ratios the targets name. --no-https leaves it out; --https-only runs it alone.
@@ -361,8 +362,18 @@ if (e2e) tables.push(...e2e.tables);
 if (https) tables.push(...https.tables);
 if (JSON_OUT) {
   process.stdout.write(
-    JSON.stringify({ ...results, tables, targets, e2e_targets: e2e?.targets ?? null, https_targets: https?.targets ?? null }, null, 2) +
-      '\n',
+    JSON.stringify(
+      {
+        ...results,
+        tables,
+        targets,
+        e2e_targets: e2e?.targets ?? null,
+        e2e_scale: e2e?.scale ?? null,
+        https_targets: https?.targets ?? null,
+      },
+      null,
+      2,
+    ) + '\n',
   );
 } else {
   console.log(
@@ -377,6 +388,10 @@ if (JSON_OUT) {
   if (e2e) {
     console.log('Targets, end to end (issue 11):');
     for (const t of e2e.targets) console.log(`  - ${t}`);
+  }
+  if (e2e?.scale.length) {
+    console.log('Scaling across cores, end to end (issue 11, item 5):');
+    for (const t of e2e.scale) console.log(`  - ${t}`);
   }
   if (https) {
     console.log('Targets, HTTPS (issue 17):');
