@@ -19,6 +19,12 @@ const timing = [
   'test/integration/template-endpoint.test.ts',
   'test/integration/compare.test.ts',
   'test/integration/harness-busy-loop.test.ts',
+  'test/unit/load/modes.test.ts',
+  'test/integration/mock-timing.test.ts',
+  'test/integration/statistics.test.ts',
+  'test/integration/latency-end.test.ts',
+  'test/unit/native/engine-coalesce.test.ts',
+  'test/unit/mock/server-metrics.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
