@@ -82,16 +82,27 @@ function tokenColumn(ns: bigint[] | BigInt64Array): BigInt64Array {
   return ns instanceof BigInt64Array ? ns.slice() : BigInt64Array.from(ns);
 }
 
-/** What the dispatch callback keeps of a record once it is handed over: no payloads, no chunk stamps. */
+/**
+ * One empty list for every slimmed record's payload and stamp lists (about 160 bytes per record
+ * less, in a run that keeps every record until its summary). Frozen: nothing appends to a slimmed record.
+ */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/**
+ * What the dispatch callback keeps of a record once it is handed over: no payloads, no chunk stamps,
+ * no HTTP trace (its metrics are computed off this thread; the work item keeps it for a fallback).
+ */
 function slim(rec: ProcessedRecord): void {
-  rec.raw.event_data = [];
-  rec.raw.event_type = [];
-  rec.raw.event_ns = [];
+  rec.raw.event_data = NONE;
+  rec.raw.event_type = NONE;
+  rec.raw.event_ns = NONE;
   rec.raw.body = null;
   rec.raw.decoded = null;
-  rec.responses = [];
+  rec.raw.trace = null;
+  rec.responses = NONE;
   delete rec.content;
-  rec.metric_input.token_ns = [];
+  rec.metric_input.token_ns = NONE;
+  rec.metric_input.trace = null;
 }
 
 export class RecordPipeline {
