@@ -9,6 +9,7 @@ import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 import { requestTarget } from './url.js';
+import { SubmitColumns } from './submit-columns.js';
 import { tlsReasonOfMessage, withTlsSubtype } from './tls.js';
 
 export interface NativeTransportOptions {
@@ -92,6 +93,7 @@ export class NativeTransport implements Transport {
   private closed = false;
   /** path → request target: the same few paths are rendered for every request. */
   private readonly targetOf = new Map<string, string>();
+  private readonly columns: SubmitColumns;
   /** header name → the last value checked and its line ('' for a header the transport writes itself). */
   private readonly headerLine = new Map<string, { value: string; line: string }>();
 
@@ -101,6 +103,8 @@ export class NativeTransport implements Transport {
     const u = new URL(opts.baseUrl);
     this.base = u;
     this.hostLine = `host: ${u.host}\r\n`;
+    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
+    this.columns = new SubmitColumns(capWaitMs(opts.requestTimeoutMs));
     this.engine = callNative(
       () =>
         new Engine(
@@ -227,12 +231,7 @@ export class NativeTransport implements Transport {
     let total = 0;
     for (const item of q) total += item.head.length + item.req.body.length;
     const bytes = Buffer.allocUnsafe(total);
-    const ids = new Uint32Array(n);
-    const ends = new Uint32Array(n);
-    const streaming = new Uint8Array(n);
-    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
-    const timeouts = new Float64Array(n).fill(capWaitMs(this.opts.requestTimeoutMs));
-    const targets = new BigInt64Array(n);
+    const { ids, ends, streaming, timeouts, targets } = this.columns.take(n);
     let off = 0;
     for (let i = 0; i < n; i++) {
       const item = q[i];
