@@ -15,8 +15,8 @@ import type { PreparedRequest, StreamDecode, Transport } from '../transport/type
 interface Target {
   url: string;
   transport: Transport;
-  /** model → builder (the body's model and this URL's credentials). */
-  builders: Map<string, RequestBuilder>;
+  /** model → builder (the body's model and this URL's credentials) and the credits' `target`. */
+  builders: Map<string, { builder: RequestBuilder; target: { url: string; model: string } }>;
 }
 
 export class TargetRouter implements Transport {
@@ -85,8 +85,8 @@ export class TargetRouter implements Transport {
   prepare(credit: Credit): { credit: Credit; request: PreparedRequest; target: number } {
     const pick = this.selector.next();
     const target = this.targets[pick.url];
-    let builder = target.builders.get(pick.model);
-    if (builder === undefined) {
+    let built = target.builders.get(pick.model);
+    if (built === undefined) {
       const u = this.cfg.targets.urls.find((x) => x.url === target.url);
       const cfg: RunConfig = {
         ...this.cfg,
@@ -94,11 +94,12 @@ export class TargetRouter implements Transport {
         url: target.url,
         url_credentials: u ? u.credentials : this.cfg.url_credentials,
       };
-      builder = new RequestBuilder(cfg, this.adapter);
-      target.builders.set(pick.model, builder);
+      // One `target` object per URL and model, shared by its credits (and the records that keep them): nothing writes it.
+      built = { builder: new RequestBuilder(cfg, this.adapter), target: { url: target.url, model: pick.model } };
+      target.builders.set(pick.model, built);
     }
-    const c: Credit = { ...credit, target: { url: target.url, model: pick.model } };
-    return { credit: c, request: builder.build(c), target: pick.url };
+    const c: Credit = { ...credit, target: built.target };
+    return { credit: c, request: built.builder.build(c), target: pick.url };
   }
 
   /** Picks the credit's target, builds its request and sends it there. */

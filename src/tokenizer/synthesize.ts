@@ -52,10 +52,17 @@ function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
+/** modulus → its step (a run uses a few moduli, and every prompt needs one: BigInt gcds are slow). */
+const steps = new Map<bigint, bigint>();
+
 /** counter → code in [0, modulus), one-to-one over any `modulus` consecutive counters. */
 export function prefixCode(counter: bigint, salt: bigint, modulus: bigint): bigint {
-  let step = STEP % modulus;
-  while (gcd(step, modulus) !== 1n) step += 1n;
+  let step = steps.get(modulus);
+  if (step === undefined) {
+    step = STEP % modulus;
+    while (gcd(step, modulus) !== 1n) step += 1n;
+    if (steps.size < 64) steps.set(modulus, step);
+  }
   return (counter * step + salt) % modulus;
 }
 

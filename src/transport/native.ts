@@ -9,6 +9,7 @@ import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
 import { requestTarget } from './url.js';
+import { SubmitColumns } from './submit-columns.js';
 import { tlsReasonOfMessage, withTlsSubtype } from './tls.js';
 
 export interface NativeTransportOptions {
@@ -32,19 +33,15 @@ export interface NativeTransportOptions {
   tls?: EngineTlsOptions;
 }
 
+/** A request sent and not yet settled; while queued for the next batch, its rendered head is kept too. */
 interface Pending {
+  id: number;
   credit: Credit;
   req: PreparedRequest;
   resolve: (r: RawRecord) => void;
   cancelReason: string | null;
-}
-
-interface Queued {
-  id: number;
+  /** The request line and headers (latin1), until the batch that carries it goes out. */
   head: string;
-  body: Buffer;
-  streaming: boolean;
-  targetNs: bigint;
 }
 
 /** The message of a request cancelled through its own signal (as the undici transport words it). */
@@ -87,13 +84,18 @@ export class NativeTransport implements Transport {
   readonly name = 'native';
   private readonly engine: NativeEngine;
   private readonly pending = new Map<number, Pending>();
-  private queue: Queued[] = [];
+  private queue: Pending[] = [];
   private flushScheduled = false;
   private queuedSinceNs = 0n;
   private nextId = 1;
   private readonly base: URL;
   private readonly hostLine: string;
   private closed = false;
+  /** path → request target: the same few paths are rendered for every request. */
+  private readonly targetOf = new Map<string, string>();
+  private readonly columns: SubmitColumns;
+  /** header name → the last value checked and its line ('' for a header the transport writes itself). */
+  private readonly headerLine = new Map<string, { value: string; line: string }>();
 
   constructor(private readonly opts: NativeTransportOptions) {
     const Engine = native.Engine;
@@ -101,6 +103,8 @@ export class NativeTransport implements Transport {
     const u = new URL(opts.baseUrl);
     this.base = u;
     this.hostLine = `host: ${u.host}\r\n`;
+    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
+    this.columns = new SubmitColumns(capWaitMs(opts.requestTimeoutMs));
     this.engine = callNative(
       () =>
         new Engine(
@@ -149,7 +153,7 @@ export class NativeTransport implements Transport {
       }
       const id = this.nextId;
       this.nextId = this.nextId === 0xffffffff ? 1 : this.nextId + 1;
-      const pending: Pending = { credit, req, resolve, cancelReason: null };
+      const pending: Pending = { id, credit, req, resolve, cancelReason: null, head };
       this.pending.set(id, pending);
       if (signal) {
         const onAbort = () => this.cancelOne(id, CANCELLED_ON_PURPOSE);
@@ -176,7 +180,7 @@ export class NativeTransport implements Transport {
       // back: past FLUSH_AFTER_NS the queue goes now.
       if (this.queue.length > 0 && now - this.queuedSinceNs > FLUSH_AFTER_NS) this.flush();
       if (this.queue.length === 0) this.queuedSinceNs = now;
-      this.queue.push({ id, head, body: req.body, streaming: req.streaming, targetNs: credit.targeted_start_ns ?? 0n });
+      this.queue.push(pending);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // After the current callback and its microtasks: every send of this turn goes in one batch.
@@ -186,13 +190,30 @@ export class NativeTransport implements Transport {
   }
 
   private renderHead(req: PreparedRequest): string {
-    let head = `POST ${requestTarget(this.base, req.path)} HTTP/1.1\r\n${this.hostLine}`;
+    let target = this.targetOf.get(req.path);
+    if (target === undefined) {
+      target = requestTarget(this.base, req.path);
+      this.targetOf.set(req.path, target);
+    }
+    let head = `POST ${target} HTTP/1.1\r\n${this.hostLine}`;
     for (const name in req.headers) {
       const value = req.headers[name];
+      // Every request carries the same headers but its x-request-id: a value checked once is not checked again.
+      const seen = this.headerLine.get(name);
+      if (seen !== undefined && seen.value === value) {
+        head += seen.line;
+        continue;
+      }
       if (BAD_NAME.test(name) || name === '') throw new Error(`invalid request header name ${JSON.stringify(name)}`);
       if (BAD_VALUE.test(value)) throw new Error(`invalid character in the value of request header ${name}`);
-      if (OWN_HEADERS.has(name.toLowerCase())) continue;
-      head += `${name}: ${value}\r\n`;
+      const line = OWN_HEADERS.has(name.toLowerCase()) ? '' : `${name}: ${value}\r\n`;
+      // Valid names only, so the map holds a few entries (those of -H, the adapter and auth).
+      if (seen === undefined) this.headerLine.set(name, { value, line });
+      else {
+        seen.value = value;
+        seen.line = line;
+      }
+      head += line;
     }
     return head + `content-length: ${req.body.length}\r\n\r\n`;
   }
@@ -208,23 +229,20 @@ export class NativeTransport implements Transport {
     this.queue = [];
     const n = q.length;
     let total = 0;
-    for (const item of q) total += item.head.length + item.body.length;
+    for (const item of q) total += item.head.length + item.req.body.length;
     const bytes = Buffer.allocUnsafe(total);
-    const ids = new Uint32Array(n);
-    const ends = new Uint32Array(n);
-    const streaming = new Uint8Array(n);
-    // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
-    const timeouts = new Float64Array(n).fill(capWaitMs(this.opts.requestTimeoutMs));
-    const targets = new BigInt64Array(n);
+    const { ids, ends, streaming, timeouts, targets } = this.columns.take(n);
     let off = 0;
     for (let i = 0; i < n; i++) {
       const item = q[i];
       off += bytes.write(item.head, off, 'latin1');
-      off += item.body.copy(bytes, off);
+      off += item.req.body.copy(bytes, off);
+      // The head is in the batch now; the pending request need not keep it.
+      item.head = '';
       ids[i] = item.id;
       ends[i] = off;
-      streaming[i] = item.streaming ? 1 : 0;
-      targets[i] = item.targetNs;
+      streaming[i] = item.req.streaming ? 1 : 0;
+      targets[i] = item.credit.targeted_start_ns ?? 0n;
     }
     try {
       callNative(() => this.engine.submit(ids, bytes, ends, streaming, timeouts, targets));
@@ -232,10 +250,9 @@ export class NativeTransport implements Transport {
       // The engine refused the batch (a value TS should have caught): each request still ends as
       // one error record, and the run goes on, rather than an uncaught error or a request never settled.
       const now = process.hrtime.bigint();
-      for (const item of q) {
-        const p = this.pending.get(item.id);
-        if (p === undefined) continue;
-        this.pending.delete(item.id);
+      for (const p of q) {
+        if (this.pending.get(p.id) !== p) continue;
+        this.pending.delete(p.id);
         p.resolve(
           this.record(p.credit, p.req, now, now, 0, 0, null, [], [], [], {
             type: '_OTHER',
