@@ -62,66 +62,57 @@ export class MetricColumnsWriter {
   }
 }
 
-/** A batch's columns as the main thread reads them: each tag's index, and where each entry's values start. */
-export class MetricBatch {
-  private readonly tagIndex: Map<string, number>;
-  private readonly offset: Uint32Array;
+/** One copy of each tag string for every batch (a cloned batch brings its own ~40 strings, ~100 bytes per record kept). */
+const TAGS = new Map<string, string>();
 
-  constructor(readonly c: MetricColumns) {
-    this.tagIndex = new Map(c.tags.map((t, k) => [t, k] as const));
-    const n = c.tag.length;
-    this.offset = new Uint32Array(n);
-    let v = 0;
-    for (let e = 0; e < n; e++) {
-      this.offset[e] = v;
-      v += c.listLength[e] === 0 ? 1 : c.listLength[e];
-    }
+/** Makes a batch's tag table point at the one copy of each tag; called once per batch as it arrives. */
+export function internTags(c: MetricColumns): MetricColumns {
+  for (let k = 0; k < c.tags.length; k++) {
+    const t = TAGS.get(c.tags[k]);
+    if (t === undefined) TAGS.set(c.tags[k], c.tags[k]);
+    else c.tags[k] = t;
   }
+  return c;
+}
 
-  /** Record i's entry for a tag, or -1. */
-  entryOf(i: number, tag: string): number {
-    const k = this.tagIndex.get(tag);
-    if (k === undefined) return -1;
-    const c = this.c;
-    for (let e = c.first[i]; e < c.first[i + 1]; e++) if (c.tag[e] === k) return e;
-    return -1;
-  }
-
-  /** An entry's value: a number, or a new list. */
-  valueAt(e: number): MetricValue {
-    const c = this.c;
-    const n = c.listLength[e];
-    const at = this.offset[e];
-    if (n === 0) return c.values[at];
-    const list = new Array<number>(n);
-    for (let k = 0; k < n; k++) list[k] = c.values[at + k];
-    return list;
-  }
+function valueAt(c: MetricColumns, e: number, at: number): MetricValue {
+  const n = c.listLength[e];
+  if (n === 0) return c.values[at];
+  const list = new Array<number>(n);
+  for (let k = 0; k < n; k++) list[k] = c.values[at + k];
+  return list;
 }
 
 /**
  * Record i's metrics read from its batch's columns: a Map's reads without a Map. A run keeps every
  * record until its summary, and a Map per record (with its lists copied out) was about a third of
- * what each one kept; the columns are already there.
+ * what each one kept; the columns are already there. Nothing per batch is added (a lookup scans the
+ * record's ~40 entries), since small batches are common (one per event-loop turn).
  */
 export class RecordMetrics implements ReadonlyMap<string, MetricValue> {
   constructor(
-    private readonly batch: MetricBatch,
+    private readonly c: MetricColumns,
     private readonly i: number,
   ) {}
 
   get size(): number {
-    const first = this.batch.c.first;
-    return first[this.i + 1] - first[this.i];
+    return this.c.first[this.i + 1] - this.c.first[this.i];
   }
 
   get(tag: string): MetricValue | undefined {
-    const e = this.batch.entryOf(this.i, tag);
-    return e < 0 ? undefined : this.batch.valueAt(e);
+    const c = this.c;
+    let at = c.start[this.i];
+    for (let e = c.first[this.i]; e < c.first[this.i + 1]; e++) {
+      if (c.tags[c.tag[e]] === tag) return valueAt(c, e, at);
+      at += c.listLength[e] === 0 ? 1 : c.listLength[e];
+    }
+    return undefined;
   }
 
   has(tag: string): boolean {
-    return this.batch.entryOf(this.i, tag) >= 0;
+    const c = this.c;
+    for (let e = c.first[this.i]; e < c.first[this.i + 1]; e++) if (c.tags[c.tag[e]] === tag) return true;
+    return false;
   }
 
   forEach(fn: (value: MetricValue, key: string, map: ReadonlyMap<string, MetricValue>) => void, thisArg?: unknown): void {
@@ -147,9 +138,13 @@ export class RecordMetrics implements ReadonlyMap<string, MetricValue> {
 
   /** A Map of the same entries, made for one iteration and let go (iterating is once per record per summary). */
   toMap(): Map<string, MetricValue> {
-    const c = this.batch.c;
+    const c = this.c;
     const out = new Map<string, MetricValue>();
-    for (let e = c.first[this.i]; e < c.first[this.i + 1]; e++) out.set(c.tags[c.tag[e]], this.batch.valueAt(e));
+    let at = c.start[this.i];
+    for (let e = c.first[this.i]; e < c.first[this.i + 1]; e++) {
+      out.set(c.tags[c.tag[e]], valueAt(c, e, at));
+      at += c.listLength[e] === 0 ? 1 : c.listLength[e];
+    }
     return out;
   }
 }

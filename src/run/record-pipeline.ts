@@ -17,7 +17,7 @@ import type { ArtifactWriteError } from '../errors.js';
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
-import { MetricBatch, RecordMetrics } from './metric-columns.js';
+import { RecordMetrics, internTags } from './metric-columns.js';
 import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
 import { completeRecord, countTexts, type PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord, RecordStatus } from '../records/types.js';
@@ -285,7 +285,7 @@ export class RecordPipeline {
     const failed = new Map(res.failures.map((f) => [f.index, f.message] as const));
     const counts = res.counts;
     // Each record reads its metrics from the batch's columns (no Map per record: see RecordMetrics).
-    const columns = new MetricBatch(res.metrics);
+    const columns = internTags(res.metrics);
     for (let i = 0; i < b.recs.length; i++) {
       const rec = b.recs[i];
       const why = failed.get(i);

@@ -3,7 +3,7 @@
 // real structured clone.
 import { describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { MetricBatch, MetricColumnsWriter, RecordMetrics, type MetricColumns } from '../../../src/run/metric-columns.js';
+import { MetricColumnsWriter, RecordMetrics, internTags, type MetricColumns } from '../../../src/run/metric-columns.js';
 import type { MetricValue } from '../../../src/records/types.js';
 
 /** Through a MessagePort, as postMessage clones a worker's result. */
@@ -42,7 +42,7 @@ describe('metric columns', () => {
     }
     const w = new MetricColumnsWriter();
     for (const m of maps) w.add(m);
-    const batch = new MetricBatch(cloned(w.finish()));
+    const batch = internTags(cloned(w.finish()));
     maps.forEach((m, i) => {
       const want = m ?? new Map<string, MetricValue>();
       const got = new RecordMetrics(batch, i);
@@ -61,6 +61,6 @@ describe('metric columns', () => {
     // -0 survives (Object.is).
     const z = new MetricColumnsWriter();
     z.add(new Map([['a', -0]]));
-    expect(Object.is(new RecordMetrics(new MetricBatch(cloned(z.finish())), 0).get('a'), -0)).toBe(true);
+    expect(Object.is(new RecordMetrics(cloned(z.finish()), 0).get('a'), -0)).toBe(true);
   });
 });
