@@ -8,10 +8,10 @@
 // Pure: no I/O, no clock; bench/e2e-scale.js prints it, test/unit/bench/scale-model.test.ts checks it.
 
 export const ASSUMPTIONS =
-  'assumes each kind of thread keeps the µs/event measured here on one saturated client core (an I/O thread with a core of its own ' +
-  'reads fewer events per wake-up, so its cost may rise: the I/O bound is optimistic); the JS thread gets a core of its own; ' +
-  'the I/O work splits evenly over N threads with no per-event cost of sharing; I/O and the other threads (record workers, GC) share the ' +
-  'cores left over; the server, the network and memory bandwidth keep up';
+  'assumes each kind of thread keeps the µs/event of the run its split comes from (in a pinned row the I/O thread shares one core ' +
+  'with the JS thread and is preempted by it; on a core of its own it can cost less, as the both-CPUs row shows, so the I/O bound from a ' +
+  'pinned row is conservative); the JS thread gets a core of its own; the I/O work splits evenly over N threads with no per-event cost ' +
+  'of sharing; I/O and the other threads (record workers, GC) share the cores left over; the server, the network and memory bandwidth keep up';
 
 const LIMITS = {
   main: 'the JS main thread (one thread: more cores do not help)',
