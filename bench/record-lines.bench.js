@@ -112,15 +112,14 @@ function variant(m, n) {
   const pl = new m.pipe.RecordPipeline({ workers: 0, tokenizerPath: '', count: () => 1, convention: 'aiperf', registry, file: null });
   const settle = (recs, res) => pl.settle({ req: { id: res.id, items: [] }, recs, result: null, text: null, worker: null }, res);
   // A record's metrics as that build reads them: its own Map (older builds), or a view of the batch's columns.
-  const metricsOf = (res, k, j) =>
+  const metricsOf = (res, j) =>
     !res.metrics
       ? res.results[j].metrics
       : m.cols.RecordMetrics
         ? new m.cols.RecordMetrics(res.metrics, j)
         : m.cols.metricsAt(res.metrics, j);
   const lines = its.map((it, i) => {
-    const k = Math.floor(i / 256);
-    return { ...it.line, metrics: metricsOf(done[k], k, i % 256) };
+    return { ...it.line, metrics: metricsOf(done[Math.floor(i / 256)], i % 256) };
   });
   return {
     recordLine: () => {
