@@ -71,6 +71,16 @@ void Engine::CancelAll() {
   for (auto& loop : loops_) loop->PostCancel({}, true);
 }
 
+void Engine::Preconnect(int n) {
+  if (!started_ || stopped_ || n <= 0) return;
+  const int k = static_cast<int>(loops_.size());
+  // Evenly, as Submit balances requests across the threads.
+  for (int i = 0; i < k; ++i) {
+    const int share = n / k + (i < n % k ? 1 : 0);
+    if (share > 0) loops_[i]->PostPreconnect(share);
+  }
+}
+
 void Engine::Drain(std::vector<EngineRecord>* out) {
   std::lock_guard<std::mutex> lock(mu_);
   if (out->empty()) {

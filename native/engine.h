@@ -130,9 +130,11 @@ struct EngineStats {
   int64_t read_delay_p50_ns = 0;
   int64_t read_delay_p99_ns = 0;
   int64_t read_delay_max_ns = 0;
-  uint64_t coalesce_sleeps = 0;  // times a thread held off its next look (read coalescing)
-  uint64_t tls_handshakes = 0;   // TLS handshakes completed
-  uint64_t tls_resumed = 0;      // of which resumed a cached session
+  uint64_t coalesce_sleeps = 0;           // times a thread held off its next look (read coalescing)
+  uint64_t tls_handshakes = 0;            // TLS handshakes completed
+  uint64_t tls_resumed = 0;               // of which resumed a cached session
+  uint64_t connections_warming = 0;       // asked for by Preconnect and not yet up (or failed)
+  uint64_t connections_preconnected = 0;  // opened by Preconnect and put in the idle pool
 };
 
 class IoLoop;
@@ -153,6 +155,9 @@ class Engine {
   // Ends these requests (or all) as cancelled.
   void Cancel(const std::vector<uint32_t>& ids);
   void CancelAll();
+  // Opens `n` connections across the threads before any request needs them (each thread within
+  // its share of the cap); EngineStats::connections_warming says when they are up.
+  void Preconnect(int n);
   // Takes every completed record; clears the pending notification.
   void Drain(std::vector<EngineRecord>* out);
   // Cancels what is in flight, closes every connection and joins the

@@ -4,7 +4,7 @@
 //               readCoalesceUs, decode, keepPayloads,
 //               tls: {servername, verify, caFile, extraCaFile, systemCaFile, certFile, keyFile}}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
-//   engine.cancel(ids) / engine.cancelAll() / engine.close() / engine.stats()
+//   engine.cancel(ids) / engine.cancelAll() / engine.preconnect(n) / engine.close() / engine.stats()
 //
 // Finished records reach `onRecords(batch)` in batches: an I/O thread wakes
 // the JS thread through a thread-safe function at most once per batch, and
@@ -85,10 +85,11 @@ void CleanupHook(void* arg) {
 class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "Engine",
-                       {InstanceMethod<&EngineWrap::Submit>("submit"), InstanceMethod<&EngineWrap::Cancel>("cancel"),
-                        InstanceMethod<&EngineWrap::CancelAll>("cancelAll"),
-                        InstanceMethod<&EngineWrap::Close>("close"), InstanceMethod<&EngineWrap::Stats>("stats")});
+    return DefineClass(
+        env, "Engine",
+        {InstanceMethod<&EngineWrap::Submit>("submit"), InstanceMethod<&EngineWrap::Cancel>("cancel"),
+         InstanceMethod<&EngineWrap::CancelAll>("cancelAll"), InstanceMethod<&EngineWrap::Preconnect>("preconnect"),
+         InstanceMethod<&EngineWrap::Close>("close"), InstanceMethod<&EngineWrap::Stats>("stats")});
   }
 
   explicit EngineWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<EngineWrap>(info) {
@@ -297,6 +298,16 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     return info.Env().Undefined();
   }
 
+  // Opens n connections ahead of the first requests; stats().connections_warming counts them down.
+  Napi::Value Preconnect(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsNumber()) ThrowBadArg(env, "engine.preconnect(n: number): bad arguments");
+    const double n = info[0].As<Napi::Number>().DoubleValue();
+    if (!(n >= 0) || n > 1e6) ThrowBadArg(env, "engine.preconnect: n must be in [0, 1e6]");
+    if (!state_->closed) state_->engine->Preconnect(static_cast<int>(n));
+    return env.Undefined();
+  }
+
   // Cancels what is in flight, joins the threads, and hands the last records
   // to onRecords before returning. Idempotent.
   Napi::Value Close(const Napi::CallbackInfo& info) {
@@ -346,6 +357,8 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("coalesce_sleeps", static_cast<double>(st.coalesce_sleeps));
     o.Set("tls_handshakes", static_cast<double>(st.tls_handshakes));
     o.Set("tls_resumed", static_cast<double>(st.tls_resumed));
+    o.Set("connections_warming", static_cast<double>(st.connections_warming));
+    o.Set("connections_preconnected", static_cast<double>(st.connections_preconnected));
     return o;
   }
 

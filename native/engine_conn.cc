@@ -44,11 +44,12 @@ std::string EngineSysError(const char* what, int e) {
 
 // ---- connections -------------------------------------------------------------
 
+// r null: a preconnect (Preconnect), which joins the idle pool once up.
 Conn* IoLoop::OpenConn(Req* r, int64_t now) {
   const int family = options_.addr.ss_family;
   const int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
-    Finish(r, EngineError::kConnection, EngineSysError("socket", errno), now);
+    if (r != nullptr) Finish(r, EngineError::kConnection, EngineSysError("socket", errno), now);
     return nullptr;
   }
   const int one = 1;
@@ -58,10 +59,14 @@ Conn* IoLoop::OpenConn(Req* r, int64_t now) {
   if (rc < 0 && errno != EINPROGRESS) {
     const int e = errno;
     close(fd);
-    Finish(r, EngineError::kConnection, EngineSysError("connect", e), now);
+    if (r != nullptr) Finish(r, EngineError::kConnection, EngineSysError("connect", e), now);
     return nullptr;
   }
   Conn* c = new Conn(fd);
+  if (r == nullptr) {
+    c->warm_idx = static_cast<int>(warming_conns_.size());
+    warming_conns_.push_back(c);
+  }
   ++conns_;
   opened_.fetch_add(1, std::memory_order_relaxed);
   live_conns_.fetch_add(1, std::memory_order_relaxed);
@@ -72,7 +77,7 @@ Conn* IoLoop::OpenConn(Req* r, int64_t now) {
   ev.events = EPOLLIN | EPOLLRDHUP | (c->connecting ? static_cast<uint32_t>(EPOLLOUT) : 0u);
   ev.data.ptr = c;
   epoll_ctl(epfd_, EPOLL_CTL_ADD, fd, &ev);
-  Attach(c, r);
+  if (r != nullptr) Attach(c, r);
   if (!c->connecting) Connected(c, now);
   return c;
 }
@@ -82,7 +87,11 @@ void IoLoop::Connected(Conn* c, int64_t now) {
   c->connecting = false;
   c->connect_end_ns = EngineClockNs();
   if (!options_.tls) {
-    TryWrite(c, now);
+    if (c->warm_idx >= 0) {
+      Warmed(c, now);
+    } else {
+      TryWrite(c, now);
+    }
     return;
   }
   c->ssl = options_.tls->NewSsl(c->fd);
@@ -107,6 +116,10 @@ void IoLoop::Handshake(Conn* c, int64_t now) {
     tls_handshakes_.fetch_add(1, std::memory_order_relaxed);
     if (SSL_session_reused(c->ssl)) tls_resumed_.fetch_add(1, std::memory_order_relaxed);
     SetWrite(c, false);
+    if (c->warm_idx >= 0) {
+      Warmed(c, now);
+      return;
+    }
     TryWrite(c, now);
     return;
   }
@@ -345,6 +358,7 @@ void IoLoop::ReleaseConn(Conn* c, bool reusable, int64_t now) {
 
 void IoLoop::CloseConn(Conn* c) {
   if (c->fd < 0) return;
+  if (c->warm_idx >= 0) Unwarm(c);  // a preconnect that failed, or the engine is stopping
   if (c->idle_idx >= 0) {
     const size_t i = static_cast<size_t>(c->idle_idx);
     idle_[i] = idle_.back();

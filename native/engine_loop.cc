@@ -86,6 +86,15 @@ void IoLoop::Post(std::vector<EngineRequest>&& requests) {
   Wake();
 }
 
+void IoLoop::PostPreconnect(int n) {
+  warming_.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    preconnect_ += n;
+  }
+  Wake();
+}
+
 void IoLoop::PostCancel(const std::vector<uint32_t>& ids, bool all) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -114,6 +123,8 @@ void IoLoop::AddStats(EngineStats* s) const {
   s->retries += retries_.load(std::memory_order_relaxed);
   s->tls_handshakes += tls_handshakes_.load(std::memory_order_relaxed);
   s->tls_resumed += tls_resumed_.load(std::memory_order_relaxed);
+  s->connections_warming += warming_.load(std::memory_order_relaxed);
+  s->connections_preconnected += preconnected_.load(std::memory_order_relaxed);
   const auto p = static_cast<IoPriority>(priority_.load(std::memory_order_relaxed));
   if (p == IoPriority::kRealtime) ++s->realtime_threads;
   if (p == IoPriority::kRaised) ++s->raised_threads;
@@ -207,14 +218,20 @@ void IoLoop::TakeInbox(int64_t now) {
   std::vector<uint32_t> ids;
   bool all;
   bool stop;
+  int warm;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    warm = preconnect_;
+    preconnect_ = 0;
     in.swap(inbox_);
     ids.swap(cancel_ids_);
     all = cancel_all_;
     cancel_all_ = false;
     stop = stop_;
   }
+  // Before the requests: a request taken in the same turn finds its connection already opening
+  // only by opening one of its own, so warm-up first keeps the count at what was asked.
+  if (warm > 0) Preconnect(warm, now);
   for (EngineRequest& er : in) {
     Req* r = NewReq();
     r->in = std::move(er);
@@ -242,6 +259,7 @@ void IoLoop::TakeInbox(int64_t now) {
   if (stop) {
     stopping_ = true;
     while (!idle_.empty()) CloseConn(idle_.back());
+    while (!warming_conns_.empty()) CloseConn(warming_conns_.back());
   }
 }
 
@@ -336,6 +354,34 @@ void IoLoop::Acquire(Req* r, int64_t now) {
     r->waiting = true;
     waiting_.push_back(r);
   }
+}
+
+void IoLoop::Preconnect(int n, int64_t now) {
+  int opened = 0;
+  while (opened < n && !stopping_ && (max_conns_ == 0 || conns_ < max_conns_) && OpenConn(nullptr, now) != nullptr) {
+    ++opened;
+  }
+  // What could not be opened (the cap, a socket or connect failure) is no longer warming; a
+  // connection that fails later stops counting in CloseConn.
+  if (opened < n) warming_.fetch_sub(static_cast<uint64_t>(n - opened), std::memory_order_relaxed);
+}
+
+// A preconnected connection is up: it joins the idle pool as a pooled connection, so its first
+// request is sent as on a kept-alive one (and retried once if the server closed it meanwhile).
+void IoLoop::Warmed(Conn* c, int64_t now) {
+  Unwarm(c);
+  preconnected_.fetch_add(1, std::memory_order_relaxed);
+  SetWrite(c, false);
+  ReleaseConn(c, true, now);
+}
+
+void IoLoop::Unwarm(Conn* c) {
+  const size_t i = static_cast<size_t>(c->warm_idx);
+  warming_conns_[i] = warming_conns_.back();
+  warming_conns_[i]->warm_idx = static_cast<int>(i);
+  warming_conns_.pop_back();
+  c->warm_idx = -1;
+  warming_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void IoLoop::ServeWaiting(int64_t now) {

@@ -52,6 +52,7 @@ struct Conn final : Http1Handler {
   int idle_idx = -1;  // position in the idle pool
   int64_t connect_start_ns = 0;
   int64_t connect_end_ns = 0;
+  int warm_idx = -1;  // position among the preconnects not yet up (-1: not one)
 
   void OnHead(int status) override {
     if (req) req->OnHead(status);
@@ -74,6 +75,9 @@ class IoLoop {
   void Post(std::vector<EngineRequest>&& requests);
   void PostCancel(const std::vector<uint32_t>& ids, bool all);
   void PostStop();
+  // Opens up to `n` connections ahead of any request (within this loop's cap); each joins the idle
+  // pool once TCP (and TLS) is up, so the first requests skip the connect burst.
+  void PostPreconnect(int n);
   void AddStats(EngineStats* s) const;
   const ReadDelayHist* read_delay() const { return &read_delay_; }
   // Requests handed to this loop and not yet finished (Engine::Submit balances on it).
@@ -98,6 +102,9 @@ class IoLoop {
   void ReleaseConn(Conn* c, bool reusable, int64_t now);
   void CloseConn(Conn* c);
   void ServeWaiting(int64_t now);
+  void Preconnect(int n, int64_t now);
+  void Warmed(Conn* c, int64_t now);
+  void Unwarm(Conn* c);
   void SetWrite(Conn* c, bool on);
   void ExpireDeadlines(int64_t now);
   void StartDueTargets(int64_t now);
@@ -124,6 +131,7 @@ class IoLoop {
   std::vector<uint32_t> cancel_ids_;
   bool cancel_all_ = false;
   bool stop_ = false;
+  int preconnect_ = 0;
   std::atomic<bool> wake_pending_{false};
   std::atomic<int64_t> assigned_{0};
 
@@ -133,6 +141,7 @@ class IoLoop {
   std::unordered_map<uint32_t, Req*> live_;
   std::deque<Req*> waiting_;
   std::vector<Conn*> idle_;
+  std::vector<Conn*> warming_conns_;  // preconnects still connecting or handshaking
   ReqHeap deadlines_{&Req::deadline, &Req::deadline_idx};
   ReqHeap targets_{&Req::target, &Req::target_idx};
   int64_t armed_target_ = 0;
@@ -147,7 +156,7 @@ class IoLoop {
 
   // Counters (read by other threads).
   std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0}, polls_{0},
-      retries_{0}, tls_handshakes_{0}, tls_resumed_{0};
+      retries_{0}, tls_handshakes_{0}, tls_resumed_{0}, warming_{0}, preconnected_{0};
   IoScheduling sched_;
   std::atomic<uint8_t> priority_{0};
   std::atomic<uint64_t> demotions_{0};

@@ -139,6 +139,8 @@ export interface NativeEngine {
   ): void;
   cancel(ids: Uint32Array): void;
   cancelAll(): void;
+  /** Opens n connections ahead of the first requests (each thread its share, within the cap). */
+  preconnect(n: number): void;
   /** Cancels what is in flight, joins the threads, and delivers the last records before returning. */
   close(): void;
   stats(): {
@@ -171,6 +173,10 @@ export interface NativeEngine {
     /** TLS handshakes completed, and how many of them resumed a cached session. */
     tls_handshakes: number;
     tls_resumed: number;
+    /** Connections asked for by preconnect() and not yet up; those that failed leave the count too. */
+    connections_warming: number;
+    /** Connections preconnect() opened and put in the idle pool. */
+    connections_preconnected: number;
   };
 }
 

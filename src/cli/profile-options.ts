@@ -101,6 +101,13 @@ export const profileOptions: Record<string, Options> = {
     group: G_LOAD,
     describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; stamps stay recv-time, the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
   },
+  preconnect: {
+    type: 'boolean',
+    group: G_LOAD,
+    describe:
+      'native engine: open the connections a closed loop needs (its concurrency, at most the request count) before the first request, so the first wave is not timed through a connect burst; --no-preconnect to connect on demand (default on)',
+    default: undefined,
+  },
   'max-response-bytes': {
     type: 'number',
     group: G_LOAD,

@@ -40,6 +40,8 @@ export const DEFAULTS = {
   transport_threads: 1,
   // Native engine read coalescing, µs (0: eager); the choice is measured in bench/reads.js.
   read_coalesce_us: DEFAULT_READ_COALESCE_US,
+  // Open the closed loop's connections before the first request, as wrk does (--no-preconnect: not).
+  preconnect: true,
   // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
   // any real completion, low enough that a runaway server cannot exhaust memory.
   max_response_bytes: 64 * 1024 * 1024,

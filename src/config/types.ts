@@ -147,6 +147,8 @@ export interface RunConfig {
   readonly transport_threads: number;
   /** --read-coalesce-us: the native engine's hold-off between looks at its sockets after a read, µs (0: eager). */
   readonly read_coalesce_us: number;
+  /** --preconnect (default on): the native engine opens the run's connections before the first request. */
+  readonly preconnect: boolean;
   /** --max-response-bytes: a response body past this ends as a parse_error record. */
   readonly max_response_bytes: number;
   /** --max-event-bytes: one SSE event past this ends its request as a parse_error record. */

@@ -78,6 +78,7 @@ export interface ProfileFlags
   transport?: string;
   'transport-threads'?: number;
   'read-coalesce-us'?: number;
+  preconnect?: boolean;
   'max-response-bytes'?: number;
   'max-event-bytes'?: number;
   'record-workers'?: number;
@@ -146,12 +147,12 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
-/** --transport, --transport-threads, --read-coalesce-us; native with a URL it cannot serve is bad input (transport/select.ts). */
+/** --transport, --transport-threads, --read-coalesce-us, --preconnect; native with a URL it cannot serve is bad input (transport/select.ts). */
 function transportSettings(
   f: ProfileFlags,
   urls: readonly string[],
   env: NodeJS.ProcessEnv,
-): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes'> {
+): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'preconnect' | 'max_response_bytes' | 'max_event_bytes'> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
   const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
@@ -162,7 +163,8 @@ function transportSettings(
   const max_event_bytes = sizeCap('max-event-bytes', f['max-event-bytes'], Math.min(DEFAULTS.max_event_bytes, max_response_bytes));
   if (max_event_bytes > max_response_bytes)
     bad('max-event-bytes', `must be at most --max-response-bytes (${max_response_bytes}), got ${max_event_bytes}`);
-  return { transport, transport_threads, read_coalesce_us, max_response_bytes, max_event_bytes };
+  const preconnect = f.preconnect ?? DEFAULTS.preconnect;
+  return { transport, transport_threads, read_coalesce_us, preconnect, max_response_bytes, max_event_bytes };
 }
 
 /** --max-response-bytes, --max-event-bytes: an integer number of bytes within [MIN_SIZE_CAP, MAX_SIZE_CAP]. */

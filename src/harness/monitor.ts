@@ -95,6 +95,11 @@ export interface HarnessReport {
    * byte of the response (it never answered them); each is re-sent at most once. Both transports.
    */
   retries?: number;
+  /**
+   * --preconnect (native, closed loop): connections opened before the first request, and the ms
+   * it took, outside every timed phase.
+   */
+  preconnect?: { asked: number; opened: number; ms: number };
   thresholds: HarnessThresholds;
   warnings: string[];
 }

@@ -29,6 +29,7 @@ import type { CreditCounters } from '../load/counters.js';
 import type { ProcessedRecord } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { TargetRouter } from './targets.js';
+import { preconnectRun } from './preconnect.js';
 import { buildBreakdown } from '../export/breakdown.js';
 import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
@@ -159,6 +160,11 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   };
   // Workers load their tokenizer before the first send, not while requests go out.
   await pipeline.ready();
+  // The closed loop's connections, up before the load starts (as wrk does), so the first wave is
+  // not timed through a connect burst of the harness's own making.
+  const preconnected = await preconnectRun(cfg, mode, plan, connections, transport);
+  if (preconnected && preconnected.opened < preconnected.asked)
+    env.log(`preconnect: ${preconnected.opened} of ${preconnected.asked} connections came up before the load; the rest open on demand`);
   // The harness's own lag over the run (event loop, dispatch, send schedule, CPU): harness/monitor.ts.
   const harness = new HarnessMonitor(transport, undefined, cfg.transport_threads ?? 1).start();
   let harnessReport: HarnessReport;
@@ -209,6 +215,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     );
     if (watch) result = watch.amend(result);
     harnessReport = harness.finish();
+    if (preconnected) harnessReport.preconnect = preconnected;
     for (const w of harnessReport.warnings) env.log(w);
     await close();
     await serverMetrics?.stop();

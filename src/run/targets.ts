@@ -10,7 +10,7 @@ import type { Credit, RawRecord } from '../records/types.js';
 import { openTransport } from '../transport/select.js';
 import { RealtimeTransport } from '../transport/realtime.js';
 import { capWaitMs } from '../timers.js';
-import type { PreparedRequest, StreamDecode, Transport } from '../transport/types.js';
+import type { PreconnectResult, PreparedRequest, StreamDecode, Transport } from '../transport/types.js';
 
 interface Target {
   url: string;
@@ -79,6 +79,30 @@ export class TargetRouter implements Transport {
   stats(): Record<string, unknown> {
     const t = this.targets[0].transport as { stats?: () => Record<string, unknown> };
     return t.stats ? t.stats() : {};
+  }
+
+  /**
+   * Opens `n` connections before the load, split over the URLs by their weights (a transport
+   * without preconnect, undici's, opens on demand); null when no target can.
+   */
+  async preconnect(n: number, timeoutMs: number): Promise<PreconnectResult | null> {
+    const w = this.cfg.targets.url_weights;
+    const weights = w && w.length === this.targets.length ? w : this.targets.map(() => 1);
+    const total = weights.reduce((a, b) => a + b, 0);
+    const done = await Promise.all(
+      this.targets.map((t, i) => {
+        const p = t.transport as { preconnect?: (n: number, ms: number) => Promise<PreconnectResult> };
+        const share = Math.ceil((n * weights[i]) / total);
+        return p.preconnect && share > 0 ? p.preconnect(share, timeoutMs) : Promise.resolve(null);
+      }),
+    );
+    const ran = done.filter((d): d is PreconnectResult => d !== null);
+    if (ran.length === 0) return null;
+    return {
+      asked: ran.reduce((a, d) => a + d.asked, 0),
+      opened: ran.reduce((a, d) => a + d.opened, 0),
+      ms: Math.max(...ran.map((d) => d.ms)),
+    };
   }
 
   /** The request for a credit, its target chosen now (in issue order). */

@@ -26,6 +26,13 @@ export interface PreparedRequest {
   streaming: boolean;
 }
 
+/** What a preconnect did (--preconnect): connections asked for, opened, and how long it waited (ms). */
+export interface PreconnectResult {
+  asked: number;
+  opened: number;
+  ms: number;
+}
+
 export interface Transport {
   readonly name: string;
   /** Never rejects: every outcome, including errors and cancellation, is a RawRecord. */

@@ -126,6 +126,8 @@ const mock = new native.MockServer({ port: 0, workers: 2, itlMs: 1, words: [' th
 const url = \`http://127.0.0.1:\${mock.port()}\`;
 // Payloads decoded on the I/O threads (native/sse_decode.cc), reads coalesced.
 const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2, readCoalesceUs: 50, decode: { spec: chatAdapter.decodeSpec, keepPayloads: false } });
+// Half the connections opened ahead of the load (--preconnect), the rest on demand.
+if ((await t.preconnect(12, 10_000)).opened !== 12) fail('preconnect opened too few');
 const sends = [];
 const aborts = [];
 for (let i = 0; i < 300; i++) {
@@ -189,6 +191,7 @@ const cdir = process.argv[3];
 const tmock = new native.MockServer({ port: 0, workers: 1, itlMs: 1, words: [' the'], tlsCert: \`\${cdir}/server.pem\`, tlsKey: \`\${cdir}/server.key\` });
 const tlsOpts = { servername: '127.0.0.1', verify: true, caFile: \`\${cdir}/ca.pem\` };
 const tt = new NativeTransport({ baseUrl: \`https://127.0.0.1:\${tmock.port()}\`, address: '127.0.0.1', connections: 0, requestTimeoutMs: 20_000, threads: 1, tls: tlsOpts });
+if ((await tt.preconnect(6, 10_000)).opened !== 6) fail('TLS preconnect opened too few');
 const tsends = [];
 for (let i = 0; i < 60; i++) {
   const ac = new AbortController();
@@ -199,11 +202,19 @@ const trs = await Promise.all(tsends);
 if (trs.filter((r) => r.status === 'ok').length < 30) fail(\`too few ok over TLS: \${JSON.stringify(trs.find((r) => r.status === 'error')?.error)}\`);
 await tt.close();
 if (tt.stats().connections_live !== 0) fail('TLS connections left behind');
+// Closed with TLS preconnects mid-handshake.
+const tw = new NativeTransport({ baseUrl: \`https://127.0.0.1:\${tmock.port()}\`, address: '127.0.0.1', connections: 0, requestTimeoutMs: 5000, threads: 2, tls: tlsOpts });
+const tws = tw.preconnect(16, 5000);
+await tw.close();
+await tws;
+if (tw.stats().connections_live !== 0 || tw.stats().connections_warming !== 0) fail('TLS preconnects left behind');
 tmock.close();
 let kk = 0;
 const rst = net.createServer((s) => { s.on('error', () => {}); s.once('data', () => (kk++ % 2 ? s.resetAndDestroy() : s.end('HTTP/1.1 400 Bad\\r\\n\\r\\n'))); });
 await new Promise((r) => rst.listen(0, '127.0.0.1', r));
 const tbad = new NativeTransport({ baseUrl: \`https://127.0.0.1:\${rst.address().port}\`, address: '127.0.0.1', connections: 4, requestTimeoutMs: 2000, threads: 1, tls: tlsOpts });
+// Preconnects whose handshake the server breaks: not waited on, nothing left behind.
+if ((await tbad.preconnect(4, 5000)).opened !== 0) fail('a broken handshake was taken as a preconnect');
 const terrs = await Promise.all(Array.from({ length: 8 }, () => tbad.send(credit(), req())));
 if (!terrs.every((r) => r.error?.type === 'connection')) fail(\`a broken handshake was not a connection error: \${JSON.stringify(terrs.map((r) => r.error))}\`);
 await tbad.close();

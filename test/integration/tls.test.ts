@@ -65,7 +65,8 @@ describe.each(TRANSPORTS)('https on %s', (transport) => {
   it('verifies with --ca-cert, over kept-alive connections, and traces the handshake', async () => {
     expect(mock.url.startsWith('https://')).toBe(true);
     const dir = tmpDir();
-    const r = await profile(mock.url, transport, dir, ['--ca-cert', certs.ca]);
+    // Connections opened on demand, so the first requests carry their handshake.
+    const r = await profile(mock.url, transport, dir, ['--ca-cert', certs.ca, '--no-preconnect']);
     const { recs, json } = expectRunInvariants(r, dir);
     expect(json.counts).toEqual({ issued: 6, succeeded: 6, errored: 0, cancelled: 0 });
     expect(json.transport).toBe(transport);
@@ -79,6 +80,23 @@ describe.each(TRANSPORTS)('https on %s', (transport) => {
       if (v('http_req_connection_reused') === 1) expect(v('http_req_tls_handshaking')).toBe(0);
     }
     for (const x of fresh) expect(x.metrics.http_req_tls_handshaking.value).toBeGreaterThan(0);
+  });
+
+  it('by default the native engine handshakes before the load (--preconnect), undici on demand', async () => {
+    const dir = tmpDir();
+    const r = await profile(mock.url, transport, dir, ['--ca-cert', certs.ca]);
+    const { recs, json } = expectRunInvariants(r, dir);
+    expect(json.counts.succeeded).toBe(6);
+    const fresh = recs.filter((x) => x.metrics.http_req_connection_reused?.value === 0);
+    if (transport === 'native') {
+      // Both of the closed loop's connections were up before the first request, outside every phase.
+      expect(json.harness.preconnect).toMatchObject({ asked: 2, opened: 2 });
+      expect(fresh).toHaveLength(0);
+      for (const x of recs) expect(x.metrics.http_req_tls_handshaking.value).toBe(0);
+    } else {
+      expect(json.harness.preconnect).toBeUndefined();
+      expect(fresh.length).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it('--insecure passes, with the warning on stderr and in the export', async () => {
