@@ -134,7 +134,8 @@ function variant(m, n) {
     mainThread: () => {
       for (let k = 0; k < wire.length; k++) settle(kept[k], v8.deserialize(wire[k]));
     },
-    // What close() does after the run (this build: the metric Maps from the columns; before: nothing).
+    // What close() adds after the run: builds that made each record's metric Map at close did it
+    // here; since records read their metrics from the batch columns (RecordMetrics) it is nothing.
     atClose: () => {
       pl.buildMetrics?.();
     },
