@@ -87,6 +87,7 @@ export function items(m, n, osl) {
         metric_input: { last_content_ns: rec.metric_input.last_content_ns },
         status: rec.status,
         error: rec.error,
+        finish_reason: rec.finish_reason,
       },
     });
   }

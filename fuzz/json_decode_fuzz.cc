@@ -51,6 +51,7 @@ const DecodeSpec& ChatSpec() {
                      ValueSource{P(&s.keys, "metrics.speculative_decoding"), true},
                      ValueSource{P(&s.keys, "sglext.spec_tokens_details"), true},
                      ValueSource{P(&s.keys, "choices[*].sglext.spec_tokens_details"), true}};
+    s.finish = {P(&s.keys, "choices[*].finish_reason")};
     return s;
   }();
   return spec;
@@ -108,10 +109,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool taken = text == "[DONE]" || (object && !error);
   Check(rec.tail == (taken ? 0u : 1u));
   if (!taken) Check(rec.content.empty() && rec.reasoning.empty() && rec.token_ns.empty() && !rec.has_last_usage);
+  if (!taken) Check(!rec.has_finish && rec.finish.empty());
+  // A finish reason read is a non-empty string; `{}` after it leaves it as it was.
+  Check(rec.has_finish == !rec.finish.empty());
+  const std::u16string finish = rec.finish;
   Check(rec.token_ns.size() <= 1);
   // A second event after the first: a tail stays a tail.
   decoder.Event(ChatSpec(), "{}", "", 8, &rec);
   Check(rec.events == 2 && rec.tail == (taken ? 0u : 2u));
+  Check(rec.finish == finish);
   // An `event: error` event is never decided natively, whatever its data.
   RecordDecode typed;
   decoder.Event(ChatSpec(), text, "error", 9, &typed);

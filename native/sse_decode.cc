@@ -224,6 +224,13 @@ bool SseEventDecoder::Decode(const DecodeSpec& spec, std::string_view data, int6
       AppendText(doc, static_cast<uint32_t>(m), spec.reasoning, &out->reasoning);
     }
   }
+  // The last event that says why the response ended wins (chat: a null finish_reason until then).
+  std::u16string finish;
+  if (AppendText(doc, 0, spec.finish, &finish)) {
+    out->finish = std::move(finish);
+    out->has_finish = true;
+  }
+
   const bool has_content = out->content.size() > content_from;
   const bool has_token = has_content || out->reasoning.size() > reasoning_from;
 

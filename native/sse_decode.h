@@ -53,6 +53,7 @@ struct DecodeSpec {
   std::vector<ValueSource> usage;        // the first source found is the payload's usage
   FieldPath error;                       // present and not null: an error event (left to TS)
   std::vector<ValueSource> spec_decode;  // the first source found is the payload's spec-decode stats
+  std::vector<FieldPath> finish;         // from the payload: the first non-empty string is its finish reason
 };
 
 // A value's JSON text handed back for TS to interpret.
@@ -73,6 +74,8 @@ struct RecordDecode {
   uint32_t tail = 0;    // events from the first undecided one on, left to the TS adapter
   std::u16string content;
   std::u16string reasoning;
+  std::u16string finish;  // the finish reason of the last decoded event that had one
+  bool has_finish = false;
   std::vector<int64_t> token_ns;  // stamps of events with non-empty content or reasoning
   int64_t first_content_ns = 0;
   int64_t first_choice_ns = 0;

@@ -194,6 +194,7 @@ std::shared_ptr<const DecodeSpec> CompileDecodeSpec(Napi::Env env, Napi::Value v
   spec->usage = Sources(env, keys, o, "usage");
   spec->error = Path(env, keys, StringField(env, o, "error"), "error");
   spec->spec_decode = Sources(env, keys, o, "spec_decode");
+  spec->finish = Paths(env, keys, o, "finish");
   if (spec->choices.empty() || spec->error.empty()) ThrowBadArg(env, "decode spec: choices and error need a path");
   return spec;
 }
@@ -204,6 +205,7 @@ Napi::Value DecodedToJs(Napi::Env env, const RecordDecode& d) {
   o.Set("tail", static_cast<double>(d.tail));
   o.Set("content", Napi::Value(env, MakeString16(env, d.content)));
   o.Set("reasoning", Napi::Value(env, MakeString16(env, d.reasoning)));
+  o.Set("finish_reason", d.has_finish ? Napi::Value(env, MakeString16(env, d.finish)) : env.Null());
   o.Set("token_ns", Stamps(env, d.token_ns));
   o.Set("first_content_ns", d.has_first_content ? Napi::Value(Napi::BigInt::New(env, d.first_content_ns)) : env.Null());
   o.Set("first_choice_ns", d.has_first_choice ? Napi::Value(Napi::BigInt::New(env, d.first_choice_ns)) : env.Null());

@@ -29,6 +29,8 @@ export interface DecodeSpec {
   error: string;
   /** The payload's spec-decode stats: its JSON text goes to specDecodeOfPayload, wrapped in its path. */
   spec_decode: DecodeSource[];
+  /** From the payload: the first non-empty string is its finish reason; the last payload with one gives the record's ([] : none). */
+  finish: string[];
 }
 
 /** A JSON value's text handed back by the native decoder (see DecodeSpec above). */
@@ -52,6 +54,8 @@ export interface DecodedStream {
   /** Content and reasoning texts of the decoded events, concatenated. */
   content: string;
   reasoning: string;
+  /** The finish reason of the last decoded event that had one (DecodeSpec.finish); null: none. */
+  finish_reason: string | null;
   /** Stamps of the decoded events with non-empty content or reasoning. */
   token_ns: BigInt64Array;
   first_content_ns: bigint | null;

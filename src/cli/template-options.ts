@@ -18,4 +18,9 @@ export const templateOptions: Record<string, Options> = {
   'response-reasoning-path': { type: 'string', group: G_ENDPOINT, describe: 'template: where it holds reasoning text (default: none)' },
   'response-usage-path': { type: 'string', group: G_ENDPOINT, describe: 'template: where it holds the usage object (default usage)' },
   'response-error-path': { type: 'string', group: G_ENDPOINT, describe: 'template: where it holds an error (default error)' },
+  'response-finish-path': {
+    type: 'string',
+    group: G_ENDPOINT,
+    describe: 'template: where it holds why the response ended, for records.jsonl (default: none)',
+  },
 };

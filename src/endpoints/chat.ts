@@ -1,7 +1,7 @@
 // OpenAI chat completions: /v1/chat/completions.
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
-import { COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
+import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import { chatMediaParts, withMediaParts } from './media-parts.js';
 import type { EndpointAdapter, Payload } from './types.js';
 
@@ -25,5 +25,11 @@ export const chatAdapter: EndpointAdapter = {
       return [str(m.content), str(m.reasoning_content) || str(m.reasoning)];
     });
   },
-  decodeSpec: { ...COMMON_DECODE, message: '(delta|message)', content: ['content'], reasoning: ['reasoning_content', 'reasoning'] },
+  decodeSpec: {
+    ...COMMON_DECODE,
+    message: '(delta|message)',
+    content: ['content'],
+    reasoning: ['reasoning_content', 'reasoning'],
+    finish: CHOICE_FINISH,
+  },
 };

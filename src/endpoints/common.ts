@@ -3,6 +3,7 @@ import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
 import type { Turn } from '../records/types.js';
 import type { DecodeSource, Payload } from './types.js';
+import { firstTextOf, parseFieldPath } from './field-path.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';
 import { usageOfPayload } from './usage.js';
@@ -87,8 +88,17 @@ export function parseChoicesPayload(data: string, pick: (choice: Record<string, 
   const spec = specDecodeOfPayload(o);
   const payload: Payload = { kind: 'data', content, reasoning, has_choices: choices.length > 0, usage: usageOfPayload(o) };
   if (spec) payload.spec_decode = spec;
+  const finish = firstTextOf(o, CHOICE_FINISH_PATHS);
+  if (finish !== null) payload.finish_reason = finish;
   return payload;
 }
+
+/**
+ * Where OpenAI-style payloads say why the response ended: the first choice with a finish_reason
+ * (a stream's chunks carry null until the last; a whole body has it on its message's choice).
+ */
+export const CHOICE_FINISH = ['choices[*].finish_reason'];
+const CHOICE_FINISH_PATHS = CHOICE_FINISH.map((p) => parseFieldPath(p)!);
 
 /** The decodeSpec parts every OpenAI-style payload shares: as errorPayload, usageOfPayload and specDecodeOfPayload read them. */
 export const COMMON_DECODE = {

@@ -1,7 +1,7 @@
 // OpenAI (legacy) completions: /v1/completions.
 import type { RunConfig } from '../config/types.js';
 import type { Turn } from '../records/types.js';
-import { COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
+import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import type { EndpointAdapter, Payload } from './types.js';
 
 export const completionsAdapter: EndpointAdapter = {
@@ -12,5 +12,5 @@ export const completionsAdapter: EndpointAdapter = {
   parse(data: string): Payload {
     return parseChoicesPayload(data, (c) => [str(c.text), str(c.reasoning_content)]);
   },
-  decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: ['reasoning_content'] },
+  decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: ['reasoning_content'], finish: CHOICE_FINISH },
 };

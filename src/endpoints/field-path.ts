@@ -67,3 +67,12 @@ export function firstText(v: unknown, path: FieldPath): string {
   const t = first(v, path, (x) => typeof x === 'string' && x !== '');
   return typeof t === 'string' ? t : '';
 }
+
+/** The first non-empty string of the first path that reaches one (native AppendText), or null. */
+export function firstTextOf(v: unknown, paths: readonly FieldPath[]): string | null {
+  for (const p of paths) {
+    const t = firstText(v, p);
+    if (t !== '') return t;
+  }
+  return null;
+}

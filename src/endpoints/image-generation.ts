@@ -36,5 +36,5 @@ export const imageGenerationAdapter: EndpointAdapter = {
   },
   textOutput: false,
   sendsMaxTokens: false,
-  decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
+  decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [], finish: [] },
 };

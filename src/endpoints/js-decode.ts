@@ -16,4 +16,6 @@ export const JS_DECODE: DecodeSpec = {
   usage: [],
   error: '(type|error)',
   spec_decode: [],
+  // Their parse() reads the finish reason by event type too (message_delta, response.completed).
+  finish: [],
 };

@@ -59,8 +59,13 @@ export const messagesAdapter: EndpointAdapter = {
         const [content, reasoning] = blockText(obj(o.type === 'content_block_delta' ? o.delta : o.content_block));
         return { ...none, content, reasoning, has_choices: o.type === 'content_block_delta' };
       }
-      case 'message_delta':
-        return { ...none, usage: parseUsage(o.usage), usage_partial: true };
+      case 'message_delta': {
+        // Why the message ended (end_turn, max_tokens, stop_sequence, tool_use…) comes once, here.
+        const p: Payload = { ...none, usage: parseUsage(o.usage), usage_partial: true };
+        const stop = str(obj(o.delta).stop_reason);
+        if (stop !== '') p.finish_reason = stop;
+        return p;
+      }
       case 'error':
         return errorOf(o);
       case 'message': {
@@ -72,7 +77,15 @@ export const messagesAdapter: EndpointAdapter = {
           content += c;
           reasoning += r;
         }
-        return { kind: 'data', content, reasoning, has_choices: true, usage: parseUsage(o.usage) };
+        const stop = str(o.stop_reason);
+        return {
+          kind: 'data',
+          content,
+          reasoning,
+          has_choices: true,
+          usage: parseUsage(o.usage),
+          finish_reason: stop === '' ? null : stop,
+        };
       }
       default:
         // content_block_stop, message_stop, ping, and event types added later.

@@ -56,5 +56,14 @@ export const realtimeAdapter: EndpointAdapter = {
     return { kind: 'data', content: '', reasoning: '', has_choices: false, usage: null };
   },
   // Never used: the realtime transport hands every event to parse() (no native WebSocket path).
-  decodeSpec: { choices: 'choices', message: '', content: ['delta'], reasoning: [], usage: [], error: 'error', spec_decode: [] },
+  decodeSpec: {
+    choices: 'choices',
+    message: '',
+    content: ['delta'],
+    reasoning: [],
+    usage: [],
+    error: 'error',
+    spec_decode: [],
+    finish: [],
+  },
 };

@@ -24,11 +24,20 @@ function list(v: unknown): Obj[] {
   return Array.isArray(v) ? v.map(obj).filter((x): x is Obj => x !== null) : [];
 }
 
-function data(content: string, reasoning: string, usage: Usage | null): Payload {
+function data(content: string, reasoning: string, usage: Usage | null): Extract<Payload, { kind: 'data' }> {
   return { kind: 'data', content, reasoning, has_choices: content !== '' || reasoning !== '', usage };
 }
 
-/** A whole response object: its output items' texts and its usage, or its error. */
+/**
+ * Why a finished response ended: its incomplete_details.reason (max_output_tokens, content_filter:
+ * chat's "length" and "content_filter") when it stopped short, else its status ("completed", chat's
+ * "stop"). Status alone would say only "incomplete", not why.
+ */
+function finishOf(r: Obj): string | null {
+  return str(obj(r.incomplete_details)?.reason) || str(r.status) || null;
+}
+
+/** A whole response object: its output items' texts, usage and finish reason, or its error. */
 function responseBody(o: Obj): Payload {
   const err = errorPayload(o);
   if (err) return err;
@@ -50,7 +59,7 @@ function responseBody(o: Obj): Payload {
               .join('');
     }
   }
-  return data(content, reasoning, usageOfPayload(o));
+  return { ...data(content, reasoning, usageOfPayload(o)), finish_reason: finishOf(o) };
 }
 
 export const responsesAdapter: EndpointAdapter = {
@@ -70,7 +79,11 @@ export const responsesAdapter: EndpointAdapter = {
     if (typeof type !== 'string') return responseBody(o);
     if (type === 'response.output_text.delta') return data(str(o.delta), '', null);
     if (REASONING_DELTAS.has(type)) return data('', str(o.delta), null);
-    if (type === 'response.completed' || type === 'response.incomplete') return data('', '', usageOfPayload(obj(o.response) ?? {}));
+    if (type === 'response.completed' || type === 'response.incomplete') {
+      // Only the final event's status: response.created / .in_progress carry "in_progress".
+      const r = obj(o.response) ?? {};
+      return { ...data('', '', usageOfPayload(r)), finish_reason: finishOf(r) };
+    }
     if (type === 'response.failed') {
       const r = obj(o.response) ?? {};
       return errorPayload(r) ?? { kind: 'error', message: 'response.failed (no error given)' };

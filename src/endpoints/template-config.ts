@@ -13,6 +13,8 @@ export interface TemplateSettings {
   readonly reasoning_path: string | null;
   readonly usage_path: string;
   readonly error_path: string;
+  /** --response-finish-path: where a payload says why the response ended; null: not read. */
+  readonly finish_path: string | null;
 }
 
 export interface TemplateFlags {
@@ -21,9 +23,16 @@ export interface TemplateFlags {
   'response-reasoning-path'?: string;
   'response-usage-path'?: string;
   'response-error-path'?: string;
+  'response-finish-path'?: string;
 }
 
-const PATH_FLAGS = ['response-content-path', 'response-reasoning-path', 'response-usage-path', 'response-error-path'] as const;
+const PATH_FLAGS = [
+  'response-content-path',
+  'response-reasoning-path',
+  'response-usage-path',
+  'response-error-path',
+  'response-finish-path',
+] as const;
 
 /** null unless the endpoint type is template; its flags with another type are bad input. */
 export function parseTemplateFlags(f: TemplateFlags, endpointType: string): TemplateSettings | null {
@@ -48,5 +57,6 @@ export function parseTemplateFlags(f: TemplateFlags, endpointType: string): Temp
     reasoning_path: f['response-reasoning-path'] ?? null,
     usage_path: f['response-usage-path'] ?? 'usage',
     error_path: f['response-error-path'] ?? 'error',
+    finish_path: f['response-finish-path'] ?? null,
   });
 }

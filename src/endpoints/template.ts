@@ -1,15 +1,16 @@
 // --endpoint-type template: any JSON-over-HTTP server. The body comes from --template-file (see
 // template-body.ts); the response is read at the user's field paths (--response-content-path and
-// the rest), on SSE events and whole bodies alike. The paths become the native decoder's DecodeSpec:
-// a content path through an array (`outputs[*].text`) is decoded natively, as the OpenAI adapters
-// are; one without an array has no `choices` for the native decoder to walk, so every event that
-// holds the content's, reasoning's or error's top-level key is left to parse() (see flatSpec), with
-// the same stamps; only events without any of them (usage-only) are read natively.
+// the rest, --response-finish-path included), on SSE events and whole bodies alike. The paths
+// become the native decoder's DecodeSpec: a content path through an array (`outputs[*].text`) is
+// decoded natively, as the OpenAI adapters are; one without an array has no `choices` for the
+// native decoder to walk, so every event that holds the content's, reasoning's or error's
+// top-level key is left to parse() (see flatSpec), with the same stamps; only events without any
+// of them (usage-only) are read natively. The finish path is read from the root either way.
 import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError, PayloadParseError } from '../errors.js';
 import type { Turn, Usage } from '../records/types.js';
 import { decodeJson } from './common.js';
-import { first, firstText, parseFieldPath, type FieldPath } from './field-path.js';
+import { first, firstText, firstTextOf, parseFieldPath, type FieldPath } from './field-path.js';
 import { compileTemplate, renderTemplate } from './template-body.js';
 import type { DecodeSpec, EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
@@ -42,6 +43,7 @@ export function templateAdapter(s: TemplateSettings): EndpointAdapter {
   const reasoningPath = s.reasoning_path === null ? null : path('response-reasoning-path', s.reasoning_path);
   const usagePath = path('response-usage-path', s.usage_path);
   const errorPath = path('response-error-path', s.error_path);
+  const finishPaths = s.finish_path === null ? [] : [path('response-finish-path', s.finish_path)];
 
   const split = splitAtArray(s.content_path);
   if (split && split[1] === '')
@@ -62,6 +64,7 @@ export function templateAdapter(s: TemplateSettings): EndpointAdapter {
         usage: [{ path: s.usage_path, test: 'object' }],
         error: s.error_path,
         spec_decode: [],
+        finish: finishSpec(s),
       }
     : flatSpec(s);
 
@@ -100,7 +103,11 @@ export function templateAdapter(s: TemplateSettings): EndpointAdapter {
         has_choices = first(o, contentPath) !== undefined;
       }
       const u = first(o, usagePath, isObj);
-      return { kind: 'data', content, reasoning, has_choices, usage: u === undefined ? null : usageOfPayload({ usage: u }) };
+      const p: Payload = { kind: 'data', content, reasoning, has_choices, usage: u === undefined ? null : usageOfPayload({ usage: u }) };
+      // Read at the root as the native decoder reads it, so both transports give the same.
+      const f = firstTextOf(o, finishPaths);
+      if (f !== null) p.finish_reason = f;
+      return p;
     },
     decodeSpec,
     usageOfSlice(_source: number, text: string): Usage | null {
@@ -136,7 +143,13 @@ function flatSpec(s: TemplateSettings): DecodeSpec {
     usage: [{ path: s.usage_path, test: 'object' }],
     error,
     spec_decode: [],
+    finish: finishSpec(s),
   };
+}
+
+/** The finish path is read from the payload's root, whichever way the texts are decoded. */
+function finishSpec(s: TemplateSettings): string[] {
+  return s.finish_path === null ? [] : [s.finish_path];
 }
 
 function errorMessage(e: unknown): string {

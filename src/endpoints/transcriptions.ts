@@ -31,5 +31,5 @@ export const transcriptionsAdapter: EndpointAdapter = {
   // Not streamed (config/validate.ts); the spec only keeps the native decoder's contract.
   textInput: false,
   sendsMaxTokens: false,
-  decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: [] },
+  decodeSpec: { ...COMMON_DECODE, message: '', content: ['text'], reasoning: [], finish: [] },
 };

@@ -20,6 +20,8 @@ export type Payload =
       spec_decode?: SpecDecodeChunk | null;
       /** The usage updates only the fields it reports (Anthropic's message_delta after message_start). */
       usage_partial?: boolean;
+      /** Why the response ended ("stop", "length", "end_turn"…), when this payload says; a later one wins. */
+      finish_reason?: string | null;
       /** Images generated, server-reported video figures (generation endpoints). */
       media?: ResponseMedia;
     };

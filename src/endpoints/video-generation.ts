@@ -47,5 +47,5 @@ export const videoGenerationAdapter: EndpointAdapter = {
   },
   textOutput: false,
   sendsMaxTokens: false,
-  decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [] },
+  decodeSpec: { ...COMMON_DECODE, message: '', content: [], reasoning: [], finish: [] },
 };

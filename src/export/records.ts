@@ -44,6 +44,7 @@ export interface RecordLineInput {
   metric_input: Pick<MetricRecord, 'last_content_ns'>;
   status: ProcessedRecord['status'];
   error: ProcessedRecord['error'];
+  finish_reason: ProcessedRecord['finish_reason'];
   metrics: ProcessedRecord['metrics'];
 }
 
@@ -68,7 +69,8 @@ export function recordLine(rec: RecordLineInput, level: ExportLevel, units: Unit
     `,"start_ns":${raw.start_ns},"end_ns":${raw.end_ns},"last_content_ns":${rec.metric_input.last_content_ns ?? 'null'}` +
     `,"status":"${rec.status}","error":${error},"http_status":${raw.http_status ?? 'null'}` +
     `,"bytes_sent":${raw.bytes_sent},"bytes_received":${raw.bytes_received},"streaming":${raw.streaming}` +
-    `,"max_tokens":${c.turn.max_tokens ?? 'null'}`;
+    `,"max_tokens":${c.turn.max_tokens ?? 'null'}` +
+    `,"finish_reason":${rec.finish_reason === null ? 'null' : JSON.stringify(scrub(rec.finish_reason))}`;
   // Several targets: which URL and model (the breakdown of export/breakdown.ts is rebuilt from these).
   const t = c.target;
   if (t !== undefined) line += `,"url":${JSON.stringify(scrub(t.url))},"model":${JSON.stringify(scrub(t.model))}`;

@@ -1,7 +1,8 @@
 // The payloads of one response folded into what the record keeps: the texts, the token stamps,
-// the usage and the spec-decode stats. Fed payload by payload by the endpoint adapter's parse(),
-// or in one step from the native decoder's reading of the events (RawRecord.decoded), whose
-// usage and spec-decode values are interpreted here by the same TS code, once per record.
+// the usage, the spec-decode stats and the finish reason. Fed payload by payload by the endpoint
+// adapter's parse(), or in one step from the native decoder's reading of the events
+// (RawRecord.decoded), whose usage and spec-decode values are interpreted here by the same TS
+// code, once per record.
 import { decodeJson } from '../endpoints/common.js';
 import { specDecodeOfPayload, SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
 import type { DecodeSpec, Payload } from '../endpoints/types.js';
@@ -24,6 +25,19 @@ export interface Folded {
   spec_decode?: SpecDecodeRecord | null;
   /** What the response said about media (generation endpoints); null: nothing. */
   media?: ResponseMedia | null;
+  /** Why the response ended, as the last payload that said so put it; null: none did. */
+  finish_reason: string | null;
+}
+
+/** Finish reasons seen, so kept records share one string per value (a run has a handful). */
+const finishNames = new Map<string, string>();
+
+function sharedName(s: string): string {
+  const seen = finishNames.get(s);
+  if (seen !== undefined) return seen;
+  // A server that varies it per response gets no sharing beyond the first few.
+  if (finishNames.size < 64) finishNames.set(s, s);
+  return s;
 }
 
 /** `{"a":{"b":[text]}}` for path `a.b[*]`: a payload holding just that value where the path finds it. */
@@ -56,12 +70,14 @@ export class PayloadFold {
   private firstChunkTokens: number | null | undefined;
   private readonly spec = new SpecDecodeAccumulator();
   private media: ResponseMedia | null = null;
+  private finish: string | null = null;
 
   /** One payload the adapter decoded as data. */
   add(p: Extract<Payload, { kind: 'data' }>, ns: bigint): void {
     if (p.usage) this.usage = p.usage_partial ? mergeUsage(this.usage, p.usage) : p.usage;
     if (p.spec_decode) this.spec.add(p.spec_decode);
     if (p.media) this.media = { ...this.media, ...p.media };
+    if (p.finish_reason) this.finish = p.finish_reason;
     const token = p.content !== '' || p.reasoning !== '';
     if (this.firstChunkTokens === undefined && token) this.firstChunkTokens = p.usage?.completion_tokens ?? null;
     if (this.first_choice_ns === null && p.has_choices) this.first_choice_ns = ns;
@@ -83,6 +99,7 @@ export class PayloadFold {
     this.token_ns = d.token_ns;
     this.first_output_ns = d.first_content_ns;
     this.first_choice_ns = d.first_choice_ns;
+    this.finish = d.finish_reason;
     for (const s of d.usage ?? []) {
       // Every slice is read, the warning-only ones too, so usage.ts warns as it would per payload.
       const u = usageOfSlice ? usageOfSlice(s.source, s.text) : usageOfPayload(decodeJson(wrapAtPath(spec.usage[s.source].path, s.text)));
@@ -107,6 +124,7 @@ export class PayloadFold {
       first_choice_ns: this.first_choice_ns,
       usage: this.usage,
       error,
+      finish_reason: this.finish === null ? null : sharedName(this.finish),
     };
     if (error === null) {
       out.first_chunk_tokens = this.firstChunkTokens ?? null;

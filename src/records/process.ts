@@ -79,6 +79,7 @@ export class RecordProcessor {
       metric_input: input,
       responses: decoded.responses,
       usage: decoded.usage,
+      finish_reason: decoded.finish_reason,
       metrics: new Map(),
       // Last: the record pipeline deletes it once the record is handed over, and V8 keeps an object
       // in fast mode only when the property deleted is the last one added (else every kept record

@@ -51,6 +51,9 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
   const targeted_start_ns =
     o.targeted_start_ns === null || o.targeted_start_ns === undefined ? null : stamp(o.targeted_start_ns, 'targeted_start_ns', where);
   const error = (o.error ?? null) as RecordError | null;
+  // Files written before the field existed have none: null.
+  const finish = o.finish_reason ?? null;
+  if (finish !== null && typeof finish !== 'string') throw new InvalidFileError(`${where}: finish_reason must be a string or null`);
 
   const metrics = new Map<string, MetricValue>();
   const m = (o.metrics ?? {}) as Record<string, { value?: unknown }>;
@@ -124,6 +127,7 @@ export function parseRecordLine(line: string, where: string, registry: MetricReg
     },
     responses: [],
     usage: null,
+    finish_reason: finish,
     metrics,
   };
 }

@@ -272,6 +272,8 @@ export interface ProcessedRecord {
   /** The response's content text, all payloads concatenated. */
   content?: string;
   usage: Usage | null;
+  /** Why the response ended, in the API's words ("stop", "length", "end_turn"…): record data, not a metric. Null: none said. */
+  finish_reason: string | null;
   /** tag → value, only metrics that could be computed for this record. */
   metrics: ReadonlyMap<string, MetricValue>;
   /** --convention all: the same record's metrics under each other convention (metrics/conventions.ts), only the tags they compare. */

@@ -167,6 +167,7 @@ export class RecordPipeline {
               metric_input: { last_content_ns: rec.metric_input.last_content_ns },
               status: rec.status,
               error: rec.error,
+              finish_reason: rec.finish_reason,
             },
     };
     slim(rec);

@@ -223,7 +223,7 @@ for (const s of rst.connections ?? []) s.destroy();
 
 // 3. The parser, framer and decoder bindings on random input.
 const decoder = new SseDecoder(chatAdapter.decodeSpec);
-const pieces = ['data: ', '{"choices":[{"delta":{"content":"', '\\\\u00e9', '\\\\ud800', '"}}]}', '\\n\\n', 'NaN', '{"usage":{"a":1}', '[', ']', ',', ':', '"', '\\\\', '中'];
+const pieces = ['data: ', '{"choices":[{"delta":{"content":"', '"}},"finish_reason":"', ',"finish_reason":null', '\\\\u00e9', '\\\\ud800', '"}}]}', '\\n\\n', 'NaN', '{"usage":{"a":1}', '[', ']', ',', ':', '"', '\\\\', '中'];
 let seed = 7;
 const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0);
 for (let i = 0; i < 3000; i++) {

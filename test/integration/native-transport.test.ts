@@ -94,12 +94,15 @@ describe('native and undici transports on the same mock (TTFT 40 ms, ITL 8 ms)',
     }
   });
 
-  it('write the same record shape: per-record OSL and chunk counts match request by request', () => {
+  it('write the same record shape: per-record OSL, chunk counts and finish reason match request by request', () => {
     const shape = (dir: string) =>
       readJsonl(path.join(dir, 'records.jsonl'))
-        .map((r) => [r.status, r.metrics.output_sequence_length.value, r.error])
+        .map((r) => [r.status, r.metrics.output_sequence_length.value, r.error, r.finish_reason])
         .sort();
     expect(shape(runs.native.dir)).toEqual(shape(runs.undici.dir));
+    // The mock stops at max_tokens (--osl): finish_reason "length" on its last content chunk.
+    for (const name of ['native', 'undici'] as const)
+      expect(new Set(readJsonl(path.join(runs[name].dir, 'records.jsonl')).map((r) => r.finish_reason))).toEqual(new Set(['length']));
     const ttfts = readJsonl(path.join(runs.native.dir, 'records.jsonl')).map((r) => r.metrics.time_to_first_token.value);
     expect(median(ttfts)).toBeGreaterThan(39.5);
   });

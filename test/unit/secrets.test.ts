@@ -69,6 +69,7 @@ describe('Scrubber', () => {
         metric_input: { last_content_ns: null },
         status: 'error',
         error: { type: 'http_5xx', message: 'HTTP 500: {"key":"sk-echoed-key"}', http_status: 500 },
+        finish_reason: 'echo sk-echoed-key',
         metrics: new Map(),
       },
       'raw',
@@ -78,6 +79,7 @@ describe('Scrubber', () => {
     const parsed = JSON.parse(line);
     expect(parsed.payloads).toEqual([`{"echo":"Bearer ${REDACTED}"}`]);
     expect(parsed.error.message).toBe(`HTTP 500: {"key":"${REDACTED}"}`);
+    expect(parsed.finish_reason).toBe(`echo ${REDACTED}`);
   });
 });
 

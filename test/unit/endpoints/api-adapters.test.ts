@@ -206,6 +206,7 @@ describe('responses', () => {
     expect(ts.metric_input.token_ns[0]).toBe(ts.raw.event_ns[3]);
     expect(ts.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 9, reasoning_tokens: 6, prompt_cache_read_tokens: 4 });
     expect(ts.metric_input.output_tokens).toBe(3);
+    expect(ts.finish_reason).toBe('completed');
   });
 
   it('response.failed and error events end the record as sse_error', () => {
@@ -308,6 +309,7 @@ describe('messages', () => {
     });
     expect(ts.metric_input.input_tokens).toBe(38);
     expect(ts.metric_input.output_tokens).toBe(15);
+    expect(ts.finish_reason).toBe('end_turn');
     expect(ts.metrics.has('time_to_first_token')).toBe(true);
     expect(ts.metrics.has('inter_token_latency')).toBe(true);
   });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileTemplate, renderTemplate } from '../../../src/endpoints/template-body.js';
 import { templateAdapter } from '../../../src/endpoints/template.js';
-import type { TemplateSettings } from '../../../src/endpoints/template-config.js';
+import { parseTemplateFlags, type TemplateSettings } from '../../../src/endpoints/template-config.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
@@ -21,6 +21,7 @@ function settings(over: Partial<TemplateSettings> = {}): TemplateSettings {
     reasoning_path: null,
     usage_path: 'meta.usage',
     error_path: 'failure',
+    finish_path: null,
     ...over,
   };
 }
@@ -77,6 +78,17 @@ describe('response paths', () => {
     expect(() => templateAdapter(settings({ content_path: 'a..b' }))).toThrow('--response-content-path');
     expect(() => templateAdapter(settings({ content_path: 'outputs[*]' }))).toThrow('--response-content-path');
     expect(() => templateAdapter(settings({ usage_path: '' }))).toThrow('--response-usage-path');
+    expect(() => templateAdapter(settings({ finish_path: 'a..b' }))).toThrow(InvalidArgumentError);
+    expect(() => templateAdapter(settings({ finish_path: '' }))).toThrow('--response-finish-path');
+  });
+
+  it('--response-finish-path belongs to the template type; without it nothing is read', () => {
+    expect(() => parseTemplateFlags({ 'response-finish-path': 'done' }, 'chat')).toThrow(
+      '--response-finish-path: only applies with --endpoint-type template',
+    );
+    const a = templateAdapter(settings());
+    expect(a.decodeSpec.finish).toEqual([]);
+    expect(a.parse(JSON.stringify({ outputs: [{ text: 'x', finish_reason: 'stop' }] }))).not.toHaveProperty('finish_reason');
   });
 });
 
@@ -120,6 +132,21 @@ describe('native decode equals parse()', () => {
     expect(p.native.content).toBe('Hello');
     expect(p.native.usage).toMatchObject({ completion_tokens: 2 });
     expect(p.native.metric_input.token_ns).toHaveLength(2);
+  });
+
+  it('the finish path is read from the payload root, natively or by parse(), alike', () => {
+    const arr = templateAdapter(settings({ finish_path: 'outputs[*].finish' }));
+    const p = bothPaths(arr, tk, [sseBody([j({ outputs: [{ text: 'a' }] }), j({ outputs: [{ text: 'b', finish: 'length' }] }), '[DONE]'])]);
+    expectSame(p, 'array finish');
+    expect(p.nativeRaw.decoded).toMatchObject({ tail: 0, finish_reason: 'length' });
+    expect(p.native.finish_reason).toBe('length');
+    // TGI: the last token event carries details.finish_reason; a flat content path leaves it to parse().
+    const flat = templateAdapter(settings({ content_path: 'token.text', finish_path: 'details.finish_reason' }));
+    const f = bothPaths(flat, tk, [
+      sseBody([j({ token: { text: 'a' } }), j({ token: { text: 'b' }, details: { finish_reason: 'eos_token' } })]),
+    ]);
+    expectSame(f, 'flat finish');
+    expect(f.native.finish_reason).toBe('eos_token');
   });
 
   it('an error event mid-stream is an error record on both paths', () => {

@@ -73,6 +73,7 @@ function lineInput(i: number, r: () => number): RecordLineInput {
     metric_input: { last_content_ns: failed ? null : start + 100n },
     status: failed ? 'error' : 'ok',
     error: failed ? { type: i % 2 ? 'http_5xx' : 'sse-error', message: `boom ${tricky}`, http_status: 500 } : null,
+    finish_reason: i % 3 === 0 ? null : i % 3 === 1 ? 'length' : tricky,
     metrics,
   } as unknown as RecordLineInput;
 }

@@ -38,6 +38,7 @@ function refLine(rec: RecordLineInput, level: 'records' | 'raw', units: UnitLook
     `"bytes_received":${raw.bytes_received}`,
     `"streaming":${raw.streaming}`,
     `"max_tokens":${raw.credit.turn.max_tokens ?? 'null'}`,
+    `"finish_reason":${rec.finish_reason === null ? 'null' : JSON.stringify(scrub(rec.finish_reason))}`,
     `"metrics":{${metrics.join(',')}}`,
   ];
   const t = raw.credit.target;
@@ -162,6 +163,7 @@ function record(i: number): RecordLineInput {
     metric_input: { last_content_ns: i % 10 === 0 ? null : start + 100n },
     status: error ? 'error' : i % 11 === 0 ? 'cancelled' : 'ok',
     error,
+    finish_reason: [null, 'stop', 'length', 'end_turn', 'odd "quoted" \\ ü \u2028'][i % 5],
     metrics: i % 13 === 0 ? new Map() : metrics,
   };
 }

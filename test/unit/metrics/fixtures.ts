@@ -74,6 +74,7 @@ export function processed(spec: RecordSpec, opts: { status?: RecordStatus; phase
     metric_input: mi,
     responses: [],
     usage: null,
+    finish_reason: null,
     metrics: computeRecordMetrics(mi),
   };
 }

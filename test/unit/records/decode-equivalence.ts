@@ -42,6 +42,7 @@ export function comparable(r: ProcessedRecord): unknown {
     error: r.error,
     metric_input: { ...r.metric_input, token_ns: Array.from(r.metric_input.token_ns) },
     usage: r.usage,
+    finish_reason: r.finish_reason,
     metrics: [...r.metrics],
     content: r.content,
   };

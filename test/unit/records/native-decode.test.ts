@@ -63,6 +63,17 @@ const FIXTURES: string[] = [
   j({ choices: [], sglext: { spec_tokens_details: { spec_verify_ct: 1, spec_num_correct_drafts: 2, spec_num_proposed_drafts: 3, spec_correct_drafts_histogram: [0, 0, 1] } } }),
   j({ choices: [{ delta: { content: 'q' } }, { sglext: { spec_tokens_details: { spec_verify_ct: 1, spec_num_correct_drafts: 0, spec_num_proposed_drafts: 3, spec_correct_drafts_histogram: [1] } } }] }),
   j({ choices: [], sglext: { spec_tokens_details: { spec_verify_ct: 9, spec_num_correct_drafts: 2, spec_num_proposed_drafts: 3, spec_correct_drafts_histogram: [0, 0, 1] } } }),
+  j({ choices: [{ delta: { content: 'f' }, finish_reason: null }] }),
+  j({ choices: [{ delta: { content: 'end' }, finish_reason: 'length' }] }),
+  j({ choices: [{ text: 'done', finish_reason: 'stop' }] }),
+  j({ choices: [{ message: { content: 'whole' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+  j({ choices: [{ delta: {}, finish_reason: '' }, { delta: {}, finish_reason: 'tool_calls' }] }),
+  j({ choices: [{ delta: {}, finish_reason: 3 }, null, { delta: {}, finish_reason: { why: 'x' } }] }),
+  j({ choices: [{ delta: {}, finish_reason: 'content_filter' }, { delta: {}, finish_reason: 'second' }] }),
+  j({ choices: [], finish_reason: 'top-level is not read' }),
+  '{"choices":[{"delta":{},"finish_reason":"st\u006fp \ud83d\ude00 中"}]}',
+  '{"choices":[{"delta":{},"finish_reason":NaN}]}',
+  '{"choices":[{"delta":{},"finish_reason":"first","finish_reason":"dup wins"}]}',
   '[DONE]',
 ];
 // Each ends the record (parse_error / sse_error) or is left to the TS adapter.
@@ -94,6 +105,8 @@ const TERMINAL: string[] = [
 
 /** Events the native decoder decided (not left to the TS tail): the comparisons must exercise it. */
 let nativeEvents = 0;
+/** Responses whose finish reason the native decoder read. */
+let finishSeen = 0;
 
 function check(adapter: EndpointAdapter, payloads: (string | Buffer)[], what: string, rand = mulberry32(1)) {
   const body = sseBody(payloads);
@@ -103,6 +116,7 @@ function check(adapter: EndpointAdapter, payloads: (string | Buffer)[], what: st
       expectSame(pair, `${adapter.type} ${what} keep=${keepPayloads} server=${useServerTokenCount}`);
       const d = pair.nativeRaw.decoded!;
       nativeEvents += d.events - d.tail;
+      if (d.finish_reason !== null) finishSeen++;
     }
   }
 }
@@ -189,7 +203,7 @@ describe('native SSE decode: identical records', () => {
         if (rand() < 0.05) fields.push('"delta":null');
         fields.push(`"${key}":{${inner.join(',')}}`);
       }
-      if (rand() < 0.2) fields.push('"finish_reason":"stop"');
+      if (rand() < 0.25) fields.push(`"finish_reason":${pick(['"stop"', '"length"', 'null', '""', '7', '"中"'])}`);
       if (rand() < 0.03)
         fields.push(
           `"sglext":{"spec_tokens_details":{"spec_verify_ct":1,"spec_num_correct_drafts":1,"spec_num_proposed_drafts":2,"spec_correct_drafts_histogram":[0,1]}}`,
@@ -221,6 +235,8 @@ describe('native SSE decode: identical records', () => {
       check(a, events, `random stream ${s}`, rand);
     }
     expect(nativeEvents - before).toBeGreaterThan(3000);
+    // The finish reasons compared were not all null.
+    expect(finishSeen).toBeGreaterThan(100);
   });
 });
 
@@ -310,17 +326,21 @@ describe('native SSE decode: specs', () => {
       usage: [{ path: 'meta.usage', test: 'object' as const }],
       error: 'fault',
       spec_decode: [],
+      finish: ['output.items[*].(patch|full).end', 'done'],
     };
     const body = sseBody([
-      j({ output: { items: [{ patch: { parts: [{ kind: 'x' }, { text: 'Hel' }, { text: 'never' }] } }] } }),
+      j({ output: { items: [{ patch: { parts: [{ kind: 'x' }, { text: 'Hel' }, { text: 'never' }], end: 'early' } }] } }),
       j({
-        output: { items: [{ patch: null, full: { parts: [{ text: 'lo' }], thought: 'hm' } }] },
+        output: { items: [{ patch: null, full: { parts: [{ text: 'lo' }], thought: 'hm', end: '' } }] },
         meta: { usage: { completion_tokens: 2 } },
+        done: 'budget',
       }),
       j({ output: { items: [] } }),
     ]);
     const d = new SseDecoder(spec).decode([body], BigInt64Array.of(5n), false).decoded;
     expect(d).toMatchObject({ events: 3, tail: 0, content: 'Hello', reasoning: 'hm', first_content_ns: 5n, first_choice_ns: 5n });
+    // The first finish path with a non-empty string wins within an event; the last event with one over the stream.
+    expect(d.finish_reason).toBe('budget');
     expect(Array.from(d.token_ns)).toEqual([5n, 5n]);
     expect(d.usage).toEqual([{ event: 1, source: 0, last: true, first_token: false, text: '{"completion_tokens":2}' }]);
     const fault = new SseDecoder(spec).decode(
@@ -343,6 +363,9 @@ describe('native SSE decode: specs', () => {
       { ...good, usage: [{ path: 'u', test: 'maybe' }] },
       { ...good, error: '' },
       { ...good, choices: 'a[0]' },
+      { ...good, finish: 'choices[*].finish_reason' },
+      { ...good, finish: ['choices[0].finish_reason'] },
+      { ...good, finish: undefined },
     ]) {
       let thrown: unknown = null;
       try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidFileError } from '../../../src/errors.js';
-import { defaultRegistry } from '../../../src/metrics/catalogue.js';
+import { recordLine } from '../../../src/export/records.js';
+import { defaultRegistry, displayUnitOf } from '../../../src/metrics/catalogue.js';
 import { parseRecordLine } from '../../../src/records/read.js';
 
 const reg = defaultRegistry();
@@ -26,6 +27,17 @@ describe('parseRecordLine', () => {
     expect(parseRecordLine(line(',"last_content_ns":null'), 'f:1', reg).metric_input.last_content_ns).toBeNull();
     expect(parseRecordLine(line(''), 'f:1', reg).metric_input.last_content_ns).toBe(9007199354741001n);
     expect(() => parseRecordLine(line(',"last_content_ns":"x"'), 'f:1', reg)).toThrow(/last_content_ns must be an integer/);
+  });
+
+  it('finish_reason round-trips through recordLine; a file from before the field reads null; a wrong type is bad', () => {
+    const old = parseRecordLine(line(''), 'f:1', reg);
+    expect(old.finish_reason).toBeNull();
+    for (const why of ['length', 'odd "quoted" ü', null]) {
+      const text = recordLine({ ...old, finish_reason: why }, 'records', displayUnitOf);
+      expect(JSON.parse(text).finish_reason).toBe(why);
+      expect(parseRecordLine(text, 'f:2', reg).finish_reason).toBe(why);
+    }
+    expect(() => parseRecordLine(line(',"finish_reason":7'), 'f:3', reg)).toThrow(/f:3: finish_reason must be a string or null/);
   });
 
   it('reads raw-level chunk stamps exactly', () => {

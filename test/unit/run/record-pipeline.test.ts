@@ -41,6 +41,7 @@ function records(n: number, seed: number): RawRecord[] {
     const events: string[] = [delta({ role: 'assistant', content: '' })];
     for (let k = int(40); k > 0; k--)
       events.push(kind === 2 && k % 3 === 0 ? delta({ reasoning_content: text(2) }) : delta({ content: text(1 + int(3)) }));
+    if (r() < 0.7) events.push(JSON.stringify({ choices: [{ delta: {}, finish_reason: r() < 0.5 ? 'length' : 'stop' }] }));
     if (r() < 0.5)
       events.push(
         JSON.stringify({ choices: [], usage: { prompt_tokens: 9, completion_tokens: events.length, total_tokens: 9 + events.length } }),
@@ -85,7 +86,7 @@ function records(n: number, seed: number): RawRecord[] {
       body: streaming
         ? null
         : JSON.stringify({
-            choices: [{ message: { content: text(12) } }],
+            choices: [{ message: { content: text(12) }, finish_reason: 'stop' }],
             usage: { prompt_tokens: 8, completion_tokens: 12, total_tokens: 20 },
           }),
       bytes_sent: 100 + int(1000),
@@ -140,6 +141,7 @@ describe('RecordPipeline', () => {
       const file = join(dir, `records-${level}.jsonl`);
       const got = await throughPipeline(raws, pipelineOptions(file, level));
       expect(lines(file)).toEqual(wantLines);
+      expect(wantLines.some((l) => l.includes(',"finish_reason":"length",'))).toBe(true);
       // The records kept for the summary carry the same counts and metrics, and are slimmed.
       got.forEach((rec, i) => {
         const w = want[i];
@@ -150,6 +152,7 @@ describe('RecordPipeline', () => {
           w.metric_input.reasoning_tokens,
         ]);
         expect(rec.raw.event_data).toEqual([]);
+        expect(rec.finish_reason).toBe(w.finish_reason);
       });
       // Every kind of record was there.
       expect(new Set(got.map((r) => r.status))).toEqual(new Set(['ok', 'error', 'cancelled']));

@@ -60,6 +60,7 @@ function rec(
     metric_input: input,
     responses: [],
     usage: null,
+    finish_reason: null,
     metrics: computeRecordMetrics(input),
   };
 }
