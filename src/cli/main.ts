@@ -3,7 +3,7 @@ import yargs from 'yargs';
 import { describeSystemError, ServebenchError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
-import { flagMessage } from './flags.js';
+import { checkBooleanValues, flagMessage } from './flags.js';
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
@@ -57,6 +57,10 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
+  // Runs once the command's options are known (its builder has run), before its handler.
+  // (getOptions: yargs' own option table, which its type definitions leave out.)
+  const table = parser as unknown as { getOptions?: () => { boolean?: string[] } };
+  parser = parser.middleware(() => checkBooleanValues(argv, table.getOptions?.().boolean ?? []), true);
   parser = addCommands(parser, argv);
   try {
     await parser.parseAsync();

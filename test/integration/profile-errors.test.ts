@@ -92,6 +92,10 @@ describe('bad input: one line, exit code 2', () => {
     [['profile', '--url', 'ftp://example']],
     [['profile', '--header', 'nocolon']],
     [['profile', '--tokenizer', '/no/such/tokenizer.json', '--request-count', '1']],
+    // A boolean given a value other than true/false (yargs alone would read it as false).
+    [['profile', '--preconnect=maybe', '--request-count', '1']],
+    [['profile', '--no-streaming=1', '--request-count', '1']],
+    [['mock', '--fast=yes']],
   ])('%j', async (args) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
@@ -99,6 +103,12 @@ describe('bad input: one line, exit code 2', () => {
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^servebench: /);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('a boolean given a value other than true or false names the flag', async () => {
+    const r = await runCli(['profile', '--use-server-token-count=yes', '--request-count', '1']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toEqual(['servebench: --use-server-token-count: expected true or false, got "yes"']);
   });
 
   it('an unreachable URL at start', async () => {
