@@ -23,6 +23,7 @@
         "native/http1_binding.cc",
         "native/engine.cc",
         "native/engine_loop.cc",
+        "native/engine_requests.cc",
         "native/engine_conn.cc",
         "native/engine_tls.cc",
         "native/engine_req.cc",

@@ -14,6 +14,7 @@
 import os from 'node:os';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { RawRecord } from '../records/types.js';
+import type { PreconnectResult } from '../transport/types.js';
 import { threadCpuBetween, threadSnapshot, type ThreadCpu } from './threads.js';
 
 /** Above any of these the run warns that the harness, not the server, may shape the numbers. */
@@ -99,7 +100,7 @@ export interface HarnessReport {
    * --preconnect (native, closed loop): connections opened before the first request, and the ms
    * it took, outside every timed phase.
    */
-  preconnect?: { asked: number; opened: number; ms: number };
+  preconnect?: PreconnectResult;
   thresholds: HarnessThresholds;
   warnings: string[];
 }

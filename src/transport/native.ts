@@ -8,7 +8,7 @@ import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types
 import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreconnectResult, PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
-import { requestTarget } from './url.js';
+import { RequestHeads } from './request-head.js';
 import { SubmitColumns } from './submit-columns.js';
 import { tlsReasonOfMessage, withTlsSubtype } from './tls.js';
 
@@ -48,11 +48,6 @@ interface Pending {
 const CANCELLED_ON_PURPOSE = 'cancelled on purpose (--request-cancellation-rate)';
 /** The oldest send waits at most this long for the rest of its batch. */
 const FLUSH_AFTER_NS = 50_000n;
-/** Headers the transport writes itself. */
-const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-/** Field values may hold visible Latin-1 and tabs; no controls (CR/LF would split the request). */
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const BAD_NAME = /[^!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
 /** Record i's HTTP trace, in the transport-neutral shape the undici transport also gives. */
 function traceOf(b: EngineBatch, i: number): HttpTrace {
@@ -88,21 +83,15 @@ export class NativeTransport implements Transport {
   private flushScheduled = false;
   private queuedSinceNs = 0n;
   private nextId = 1;
-  private readonly base: URL;
-  private readonly hostLine: string;
+  private readonly heads: RequestHeads;
   private closed = false;
-  /** path → request target: the same few paths are rendered for every request. */
-  private readonly targetOf = new Map<string, string>();
   private readonly columns: SubmitColumns;
-  /** header name → the last value checked and its line ('' for a header the transport writes itself). */
-  private readonly headerLine = new Map<string, { value: string; line: string }>();
 
   constructor(private readonly opts: NativeTransportOptions) {
     const Engine = native.Engine;
     if (!Engine) throw new Error('the native addon was built without the stream engine');
     const u = new URL(opts.baseUrl);
-    this.base = u;
-    this.hostLine = `host: ${u.host}\r\n`;
+    this.heads = new RequestHeads(u);
     // The engine takes at most MAX_WAIT_MS (31.7 years); a longer timeout is cut to it.
     this.columns = new SubmitColumns(capWaitMs(opts.requestTimeoutMs));
     this.engine = callNative(
@@ -139,7 +128,7 @@ export class NativeTransport implements Transport {
       }
       let head: string;
       try {
-        head = this.renderHead(req);
+        head = this.heads.render(req);
       } catch (err) {
         const now = process.hrtime.bigint();
         resolve(
@@ -187,35 +176,6 @@ export class NativeTransport implements Transport {
         setImmediate(this.onImmediate);
       }
     });
-  }
-
-  private renderHead(req: PreparedRequest): string {
-    let target = this.targetOf.get(req.path);
-    if (target === undefined) {
-      target = requestTarget(this.base, req.path);
-      this.targetOf.set(req.path, target);
-    }
-    let head = `POST ${target} HTTP/1.1\r\n${this.hostLine}`;
-    for (const name in req.headers) {
-      const value = req.headers[name];
-      // Every request carries the same headers but its x-request-id: a value checked once is not checked again.
-      const seen = this.headerLine.get(name);
-      if (seen !== undefined && seen.value === value) {
-        head += seen.line;
-        continue;
-      }
-      if (BAD_NAME.test(name) || name === '') throw new Error(`invalid request header name ${JSON.stringify(name)}`);
-      if (BAD_VALUE.test(value)) throw new Error(`invalid character in the value of request header ${name}`);
-      const line = OWN_HEADERS.has(name.toLowerCase()) ? '' : `${name}: ${value}\r\n`;
-      // Valid names only, so the map holds a few entries (those of -H, the adapter and auth).
-      if (seen === undefined) this.headerLine.set(name, { value, line });
-      else {
-        seen.value = value;
-        seen.line = line;
-      }
-      head += line;
-    }
-    return head + `content-length: ${req.body.length}\r\n\r\n`;
   }
 
   private readonly onImmediate = (): void => {

@@ -26,6 +26,7 @@ const SOURCES = [
   'http1_binding.cc',
   'engine.cc',
   'engine_loop.cc',
+  'engine_requests.cc',
   'engine_conn.cc',
   'engine_tls.cc',
   'engine_req.cc',
