@@ -1,7 +1,7 @@
 // The `breakdown` section: the run's metrics per URL and per model, beside the totals, when a run
 // spread its requests over more than one of either. Recomputed from the records (each names its
 // url and model), so `analyze` rebuilds it from records.jsonl.
-import { summarize, type SummarizeOptions } from '../metrics/compute.js';
+import { SummaryAccumulator, type SummarizeOptions } from '../metrics/compute.js';
 import { findMetric, type MetricsSummary, type RequestCounts } from '../metrics/core/summary.js';
 import type { ProcessedRecord } from '../records/types.js';
 import { scrub } from '../secrets.js';
@@ -24,18 +24,65 @@ export interface Breakdown {
   console: string;
 }
 
-type Key = 'url' | 'model';
+export type BreakdownKey = 'url' | 'model';
+type Key = BreakdownKey;
 
-function groups(records: readonly ProcessedRecord[], key: Key): Map<string, ProcessedRecord[]> | null {
-  const out = new Map<string, ProcessedRecord[]>();
-  for (const r of records) {
-    const t = r.raw.credit.target;
-    if (t === undefined || r.raw.credit.phase !== 'profiling') continue;
-    const list = out.get(t[key]);
-    if (list) list.push(r);
-    else out.set(t[key], [r]);
+/**
+ * A breakdown built a record at a time: one summary accumulator per URL and per model seen, for
+ * the keys asked for (a run asks only for what its flags can split: more than one --url or --model).
+ */
+export class BreakdownBuilder {
+  private readonly groups = new Map<Key, Map<string, SummaryAccumulator>>();
+
+  constructor(
+    private readonly opts: Pick<SummarizeOptions, 'significantDigits'> = {},
+    keys: readonly Key[] = ['url', 'model'],
+  ) {
+    for (const k of keys) this.groups.set(k, new Map());
   }
-  return out.size > 1 ? out : null;
+
+  add(r: ProcessedRecord): void {
+    const t = r.raw.credit.target;
+    if (t === undefined || r.raw.credit.phase !== 'profiling') return;
+    for (const [key, g] of this.groups) {
+      let acc = g.get(t[key]);
+      if (!acc) g.set(t[key], (acc = new SummaryAccumulator(this.opts)));
+      acc.add(r);
+    }
+  }
+
+  /** The breakdown, or null when the records went to one URL and one model. */
+  build(color = false): Breakdown | null {
+    const json: BreakdownJson = {};
+    const tables: string[] = [];
+    for (const [key, g] of this.groups) {
+      if (g.size < 2) continue;
+      const section: Record<string, BreakdownGroup> = {};
+      const rows: string[][] = [];
+      for (const [name, acc] of g) {
+        const s = acc.finish();
+        const metrics: Record<string, MetricEntry> = {};
+        for (const m of s.metrics) metrics[m.tag] = metricEntry(m);
+        section[name] = { counts: { ...s.counts }, metrics };
+        const c = s.counts;
+        rows.push([scrub(name), `${c.succeeded}/${c.issued}`, ...COLUMNS.map(([, tag, stat]) => cell(s, tag, stat))]);
+      }
+      json[key] = section;
+      tables.push(
+        renderTable({
+          title: `Breakdown per ${key === 'url' ? 'URL' : 'model'}`,
+          columns: [
+            { header: key === 'url' ? 'URL' : 'Model', align: 'left' },
+            { header: 'OK/issued', align: 'right' },
+            ...COLUMNS.map(([h]) => ({ header: h, align: 'right' as const })),
+          ],
+          rows,
+          color,
+        }),
+      );
+    }
+    return tables.length === 0 ? null : { json, console: tables.join('\n\n') };
+  }
 }
 
 /** The columns the console shows per group: [header, tag, statistic]. */
@@ -62,34 +109,7 @@ export function buildBreakdown(
   opts: Pick<SummarizeOptions, 'significantDigits'> = {},
   color = false,
 ): Breakdown | null {
-  const json: BreakdownJson = {};
-  const tables: string[] = [];
-  for (const key of ['url', 'model'] as Key[]) {
-    const g = groups(records, key);
-    if (g === null) continue;
-    const section: Record<string, BreakdownGroup> = {};
-    const rows: string[][] = [];
-    for (const [name, list] of g) {
-      const s = summarize(list, opts);
-      const metrics: Record<string, MetricEntry> = {};
-      for (const m of s.metrics) metrics[m.tag] = metricEntry(m);
-      section[name] = { counts: { ...s.counts }, metrics };
-      const c = s.counts;
-      rows.push([scrub(name), `${c.succeeded}/${c.issued}`, ...COLUMNS.map(([, tag, stat]) => cell(s, tag, stat))]);
-    }
-    json[key] = section;
-    tables.push(
-      renderTable({
-        title: `Breakdown per ${key === 'url' ? 'URL' : 'model'}`,
-        columns: [
-          { header: key === 'url' ? 'URL' : 'Model', align: 'left' },
-          { header: 'OK/issued', align: 'right' },
-          ...COLUMNS.map(([h]) => ({ header: h, align: 'right' as const })),
-        ],
-        rows,
-        color,
-      }),
-    );
-  }
-  return tables.length === 0 ? null : { json, console: tables.join('\n\n') };
+  const b = new BreakdownBuilder(opts);
+  for (const r of records) b.add(r);
+  return b.build(color);
 }

@@ -101,8 +101,26 @@ export interface HarnessReport {
    * it took, outside every timed phase.
    */
   preconnect?: PreconnectResult;
+  /**
+   * The most finished records that waited at once for a record worker (token counts, metrics,
+   * their records.jsonl line): each holds memory until its batch settles, so a run whose workers
+   * fall behind grows; past RECORD_BACKLOG_WARN a warning says so.
+   */
+  record_backlog_max?: number;
   thresholds: HarnessThresholds;
   warnings: string[];
+}
+
+/** Waiting records past which the run warns that its record workers fell behind (a few hundred MB). */
+export const RECORD_BACKLOG_WARN = 50_000;
+
+/** The record workers' backlog into the report, with a warning when they fell far behind. */
+export function noteRecordBacklog(report: HarnessReport, max: number, workers: number): void {
+  report.record_backlog_max = max;
+  if (max > RECORD_BACKLOG_WARN)
+    report.warnings.push(
+      `harness: up to ${max} finished records waited for the record workers (${workers}); they fell behind, and memory grew with the backlog (raise --record-workers, or --use-server-token-count)`,
+    );
 }
 
 /** What the monitor needs of a transport: its name, and the native engine's counters when it has them. */

@@ -1,15 +1,12 @@
 // `--convention all`: every metric whose definition differs between the tools, summarised under
 // each tool's definitions side by side. Each record's metrics under the other conventions come
 // from the record processor (ProcessedRecord.convention_metrics, computed while the record still
-// had its chunk stamps); records without them (hand-built, unslimmed) are computed here.
+// had its chunk stamps); records without them (hand-built, unslimmed) are computed here. The
+// summary feeds each tool's view of a record to its own accumulator (accumulate.ts).
 import type { MetricValue, ProcessedRecord } from '../records/types.js';
 import { computeRecordMetrics } from './record-metrics.js';
 import { CONVENTIONS, CONVENTION_NAMES, comparedTags, comparisonRegistry, type ConventionName } from './conventions.js';
-import type { MetricRegistry } from './core/registry.js';
 import type { ConventionComparison, ConventionComparisonRow, MetricResult, MetricsSummary } from './core/summary.js';
-
-/** Summarises records (already carrying one convention's metrics) with a registry. */
-export type SummarizeWith = (records: readonly ProcessedRecord[], registry: MetricRegistry, name: ConventionName) => MetricsSummary;
 
 /** A record's metrics under a convention (only the compared tags and their requirements). */
 export function conventionMetrics(r: ProcessedRecord, name: ConventionName, primary: ConventionName): ReadonlyMap<string, MetricValue> {
@@ -17,18 +14,9 @@ export function conventionMetrics(r: ProcessedRecord, name: ConventionName, prim
   return r.convention_metrics?.get(name) ?? computeRecordMetrics(r.metric_input, comparisonRegistry(name));
 }
 
-/** The comparison over profiling records whose own metrics are `primary`'s. */
-export function compareConventions(
-  profiling: readonly ProcessedRecord[],
-  primary: ConventionName,
-  summarizeWith: SummarizeWith,
-): ConventionComparison {
+/** The comparison of the same records summarised under each tool's (comparison) registry. */
+export function compareConventions(byTool: ReadonlyMap<ConventionName, MetricsSummary>): ConventionComparison {
   const tags = comparedTags();
-  const byTool = new Map<ConventionName, MetricsSummary>();
-  for (const name of CONVENTION_NAMES) {
-    const view = profiling.map((r) => (name === primary ? r : { ...r, metrics: conventionMetrics(r, name, primary) }));
-    byTool.set(name, summarizeWith(view, comparisonRegistry(name), name));
-  }
   const rows: ConventionComparisonRow[] = [];
   for (const tag of tags) {
     const values = {} as Record<ConventionName, MetricResult | null>;

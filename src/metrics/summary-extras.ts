@@ -1,13 +1,11 @@
 // Summary steps that are not one value per metric: the network-RTT shift of whole distributions
 // and the pooled speculative-decoding histogram. Applied once at the end of summarize().
-import type { ProcessedRecord } from '../records/types.js';
 import { warn } from '../warnings.js';
 import { applyNetworkAdjustment } from './families/network.js';
 import type { MetricOptions } from './core/options.js';
-import { poolAcceptanceHistogram } from './families/spec-decode.js';
 import type { MetricsSummary } from './core/summary.js';
 
-export function finishSummary(summary: MetricsSummary, profiling: readonly ProcessedRecord[], opts: MetricOptions): MetricsSummary {
+export function finishSummary(summary: MetricsSummary, pooled: Record<string, number> | null, opts: MetricOptions): MetricsSummary {
   let out = summary;
   const rtt = opts.network_rtt_ns;
   if (rtt !== null && rtt !== undefined) {
@@ -20,7 +18,6 @@ export function finishSummary(summary: MetricsSummary, profiling: readonly Proce
       );
     }
   }
-  const hist = poolAcceptanceHistogram(profiling);
-  if (hist) out = { ...out, pooled_spec_decode_acceptance_histogram: hist };
+  if (pooled) out = { ...out, pooled_spec_decode_acceptance_histogram: pooled };
   return out;
 }

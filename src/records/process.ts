@@ -72,7 +72,7 @@ export class RecordProcessor {
     const { input, texts } = this.metricInput(raw, status === 'ok', decoded);
     input.predecessor_end_ns = this.predecessorEnd(raw);
     const record: ProcessedRecord = {
-      // The run keeps every record until its summary: not the prompt it was sent with.
+      // A record waits for its batch's worker (run/record-pipeline.ts): not with the prompt it was sent with.
       raw: { ...raw, credit: keptCredit(raw.credit) },
       status,
       error,
@@ -208,7 +208,7 @@ function keptCredit(credit: Credit): Credit {
   const turn: Turn = { prompt: '', isl: t.isl, max_tokens: t.max_tokens };
   if (t.session_id !== undefined) turn.session_id = t.session_id;
   if (t.turn_index !== undefined) turn.turn_index = t.turn_index;
-  // The theoretical prefix-cache hit rate reads them from the kept records (metrics/families/prefix-cache.ts).
+  // The theoretical prefix-cache hit rate keeps a reference to them (metrics/families/prefix-cache.ts).
   if (t.hash_ids !== undefined) turn.hash_ids = t.hash_ids;
   return { ...credit, turn };
 }

@@ -45,21 +45,25 @@ export class CatalogueRun {
     if (phase === 'profiling') this.network.onProfilingStart();
   }
 
-  /** Stops the probes (once) and returns what summarize() needs. */
-  async metricOptions(log: (msg: string) => void): Promise<MetricOptions> {
-    if (this.options) return this.options;
+  /** What the summary needs from the start (thresholds, SLOs, convention): all but the network RTT. */
+  startOptions(): MetricOptions {
     const m = this.cfg.metrics;
-    const { rtt_ns, info } = await this.network.finish(log);
-    this.networkInfo = info;
-    this.options = {
+    return {
       usage_discrepancy_threshold_pct: m.usage_discrepancy_threshold_pct,
       osl_mismatch_pct_threshold: m.osl_mismatch_pct_threshold,
       osl_mismatch_max_token_threshold: m.osl_mismatch_max_token_threshold,
       goodput: resolveSlos(m.goodput, defaultRegistry()),
-      network_rtt_ns: rtt_ns,
       convention: this.cfg.statistics.convention,
       confidence: this.cfg.statistics.confidence,
     };
+  }
+
+  /** Stops the probes (once) and returns the options with the network RTT they measured. */
+  async metricOptions(log: (msg: string) => void): Promise<MetricOptions> {
+    if (this.options) return this.options;
+    const { rtt_ns, info } = await this.network.finish(log);
+    this.networkInfo = info;
+    this.options = { ...this.startOptions(), network_rtt_ns: rtt_ns };
     return this.options;
   }
 

@@ -3,7 +3,8 @@
 // per-record metrics and serialize records.jsonl lines. Lines are written in completion order
 // (the order of submit()), byte for byte what RecordsWriter would write, each batch's lines with
 // one synchronous write (export/artifact-file.ts): a finished record is on disk even if the process
-// quits the next moment. A settled record reads its metrics from its batch's typed columns.
+// quits the next moment. A settled record reads its metrics from its batch's typed columns, and is
+// handed to onSettled (the run's summary) and let go.
 //
 // A worker that dies turns the records it held into error records (_OTHER, saying why) and is
 // replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
@@ -38,6 +39,11 @@ export interface PipelineOptions {
   file: { path: string; level: ExportLevel } | null;
   /** records.jsonl could not be written (a full disk): called once; the lines that follow are dropped. */
   onWriteError?(err: ArtifactWriteError): void;
+  /**
+   * Each batch's records once final (counts, metrics, status), in submit order, as their lines are
+   * written: the run's summary takes them in here, and the pipeline keeps none of them after.
+   */
+  onSettled?(recs: readonly ProcessedRecord[]): void;
   /** A record settled as ok by dispatch that became an error here (its worker died). */
   onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
   /** Test hook: each first-generation worker throws on this batch (1-based). */
@@ -84,7 +90,7 @@ function tokenColumn(ns: bigint[] | BigInt64Array): BigInt64Array {
 
 /**
  * One empty list for every slimmed record's payload and stamp lists (about 160 bytes per record
- * less, in a run that keeps every record until its summary). Frozen: nothing appends to a slimmed record.
+ * less while records wait for their batch). Frozen: nothing appends to a slimmed record.
  */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
@@ -121,6 +127,9 @@ export class RecordPipeline {
   private readonly mainEnv: BatchEnv;
   /** Records written to records.jsonl so far. */
   written = 0;
+  /** Records handed over and not yet settled, and the most there were at once. */
+  private waiting = 0;
+  maxWaiting = 0;
 
   constructor(private readonly opts: PipelineOptions) {
     this.mainEnv = { count: opts.count, registry: opts.registry, compareWith: opts.compareWith, level: opts.file?.level ?? null };
@@ -171,6 +180,7 @@ export class RecordPipeline {
             },
     };
     slim(rec);
+    if (++this.waiting > this.maxWaiting) this.maxWaiting = this.waiting;
     let b = this.pending;
     if (b === null) {
       b = { req: { id: this.nextId++, items: [] }, recs: [], text: null, worker: null };
@@ -375,8 +385,10 @@ export class RecordPipeline {
       const text = b.text as string | Uint8Array;
       this.file()?.write(text);
       this.written += b.recs.length;
+      this.waiting -= b.recs.length;
       // What the fallback needed is no longer kept.
       b.req.items = [];
+      this.opts.onSettled?.(b.recs);
     }
     if (this.queue.length === 0 && this.pending === null && this.drained) {
       const done = this.drained;

@@ -14,10 +14,10 @@ import { makeArtifactDir } from '../export/artifact-file.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import { ArtifactWriteError } from '../errors.js';
 import type { WallAnchor } from '../export/json.js';
-import { summarize } from '../metrics/compute.js';
+import { SummaryAccumulator } from '../metrics/compute.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { RunServerMetrics, type ServerMetricsReport } from '../server-metrics/run.js';
-import { clientSlices, sliceWindows } from '../timeslices/slices.js';
+import { clientSlices, sliceRecord, sliceWindows, type SliceRecord } from '../timeslices/slices.js';
 import { writeTimeslices } from '../timeslices/export.js';
 import { findMetric } from '../metrics/core/summary.js';
 import type { MeasurementWindow } from '../metrics/core/options.js';
@@ -26,12 +26,12 @@ import { CatalogueRun } from './catalogue-run.js';
 import { RecordProcessor, type PreparedRecord } from '../records/process.js';
 import { RecordPipeline, recordWorkerCrashHook } from './record-pipeline.js';
 import type { CreditCounters } from '../load/counters.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord, RecordError } from '../records/types.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { TargetRouter } from './targets.js';
 import { preconnectRun } from './preconnect.js';
-import { buildBreakdown } from '../export/breakdown.js';
-import { HarnessMonitor, type HarnessReport } from '../harness/monitor.js';
+import { BreakdownBuilder } from '../export/breakdown.js';
+import { HarnessMonitor, noteRecordBacklog, type HarnessReport } from '../harness/monitor.js';
 import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
@@ -118,6 +118,23 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   let writeError: ArtifactWriteError | null = null;
   // Phase → its credit counters, so a record that turns into an error after dispatch is re-counted.
   const counters = new Map<string, CreditCounters>();
+  // The run keeps no records: each one, once final, goes into the summary, the per-URL/model
+  // breakdown, and (with --stages or --slice-duration) a few numbers for those tables.
+  const digits = cfg.histogram_significant_digits;
+  const summaryAcc = new SummaryAccumulator({ metricOptions: catalogue.startOptions(), significantDigits: digits });
+  const keys = (['url', 'model'] as const).filter((k) => (k === 'url' ? cfg.targets.urls : cfg.targets.models).length > 1);
+  const breakdownAcc = keys.length > 0 ? new BreakdownBuilder({ significantDigits: digits }, keys) : null;
+  const timed: SliceRecord[] | null = cfg.load.stages || cfg.slice_duration_s !== null ? [] : null;
+  let firstError: RecordError | null = null;
+  const onSettled = (recs: readonly ProcessedRecord[]): void => {
+    for (const r of recs) {
+      summaryAcc.add(r);
+      breakdownAcc?.add(r);
+      if (r.raw.credit.phase !== 'profiling') continue;
+      if (timed) timed.push(sliceRecord(r));
+      if (firstError === null && r.error) firstError = r.error;
+    }
+  };
   // Token counts, per-record metrics and records.jsonl lines, on worker threads (run/record-pipeline.ts).
   const pipeline = new RecordPipeline({
     workers: cfg.record_workers,
@@ -128,6 +145,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     registry: catalogue.processorOptions.registry ?? defaultRegistry(),
     compareWith: catalogue.processorOptions.compareWith,
     file: cfg.export_level === 'summary' ? null : { path: path.join(env.dir, RECORDS_JSONL), level: cfg.export_level },
+    onSettled,
     onLateError: (rec, was) => counters.get(rec.raw.credit.phase)?.amend(was, rec.status),
     onWriteError: (err) => {
       writeError ??= err;
@@ -135,7 +153,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     },
     crashAtBatch: recordWorkerCrashHook(),
   });
-  const records: ProcessedRecord[] = [];
   // --stop-on-over-saturation: this run's own control, stopped on the verdict (saturation-watch.ts).
   const watch = cfg.over_saturation ? new SaturationWatch(cfg.over_saturation, env.control, env.log) : null;
   const progress = env.progress ?? null;
@@ -195,7 +212,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
           watch?.onDone(credit.phase, rec);
           // Counts, metrics and the line follow off this thread; the record is slimmed there.
           pipeline.submit(prepared);
-          records.push(rec);
           return { status: rec.status, reply };
         },
         cancelAll: (reason) => transport.cancelAll(reason),
@@ -216,6 +232,8 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     if (watch) result = watch.amend(result);
     harnessReport = harness.finish();
     if (preconnected) harnessReport.preconnect = preconnected;
+    // Every record has been handed over by now: the backlog's peak is known.
+    noteRecordBacklog(harnessReport, pipeline.maxWaiting, cfg.record_workers);
     for (const w of harnessReport.warnings) env.log(w);
     await close();
     await serverMetrics?.stop();
@@ -234,13 +252,13 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     await serverMetrics?.stop(false);
   }
 
-  const summary = summarize(records, {
-    gpuEnergy: gpu?.gpuEnergy,
-    metricOptions: { ...(await catalogue.metricOptions(env.log)), measurement_window: measurementWindow(result) },
-    significantDigits: cfg.histogram_significant_digits,
+  const summary = summaryAcc.finish({
+    ...(gpu?.gpuEnergy ? { gpuEnergy: gpu.gpuEnergy } : {}),
+    network_rtt_ns: (await catalogue.metricOptions(env.log)).network_rtt_ns ?? null,
+    measurement_window: measurementWindow(result),
   });
   // Per URL and per model, beside the totals, when the run had more than one of either (export/breakdown.ts).
-  const breakdown = buildBreakdown(records, { significantDigits: cfg.histogram_significant_digits }, process.stdout.isTTY === true);
+  const breakdown = breakdownAcc?.build(process.stdout.isTTY === true) ?? null;
   const degraded = findMetric(summary, 'replay_sched_degraded');
   if (degraded?.kind === 'single' && degraded.stats.avg === 1) {
     const ms = (tag: string) => {
@@ -256,7 +274,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   if (shard?.late)
     env.log(`warning: shard ${shard.index} started profiling ${shard.late_ms!.toFixed(0)} ms after --start-at ${shard.start_at}`);
   const st = cfg.load.stages;
-  const stages: StageResult[] | null = st && p ? stageResults(st.target, st.stages, p.start_ns, records) : null;
+  const stages: StageResult[] | null = st && p ? stageResults(st.target, st.stages, p.start_ns, timed ?? []) : null;
   let server: ServerMetricsReport | null = null;
   try {
     if (serverMetrics && p) {
@@ -267,7 +285,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     // --slice-duration: timeslices.json/.csv over the profiling window (timeslices/).
     if (cfg.slice_duration_s !== null && p) {
       const windows = sliceWindows(p.start_ns, p.end_ns, BigInt(Math.round(cfg.slice_duration_s * 1e9)));
-      const slices = clientSlices(records, windows, cfg.histogram_significant_digits);
+      const slices = clientSlices(timed ?? [], windows, digits);
       for (const s of slices) {
         if (serverMetrics) s.server = serverMetrics.sliceValues(s);
         if (telemetry && gpu) s.gpu_power_w = telemetry.powerOver(s);
@@ -308,7 +326,6 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     writeError ??= err;
   }
   if (writeError === null) writeRunReport(env.dir, env.log);
-  const firstError = records.find((r) => r.raw.credit.phase === 'profiling' && r.error)?.error ?? null;
   const consoleText = [breakdown?.console, server?.console, stages && renderStages(stages, process.stdout.isTTY === true)]
     .filter((t) => !!t)
     .join('\n\n');

@@ -1,7 +1,7 @@
 // --stages: what each stage achieved, from the profiling records: requests sent in it (by their
 // send stamp), the achieved send rate against the target's mean (rate target: the stage's
 // expected count over its duration), completions, and the time-averaged requests in flight.
-import type { ProcessedRecord } from '../records/types.js';
+import type { SliceRecord } from '../timeslices/slices.js';
 import { stageBounds, type StagesTarget, type Stage } from '../load/stages.js';
 import { renderTable } from '../export/table.js';
 
@@ -31,7 +31,7 @@ export function stageResults(
   target: StagesTarget,
   stages: readonly Stage[],
   startNs: bigint,
-  records: readonly Pick<ProcessedRecord, 'raw'>[],
+  records: readonly Pick<SliceRecord, 'raw'>[],
 ): StageResult[] {
   return stageBounds(stages).map((b, index) => {
     const d = b.endNs - b.startNs;

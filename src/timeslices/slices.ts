@@ -5,7 +5,7 @@
 // slices counts in each. Server gauges (time-weighted), counter rates and GPU power are read over
 // the same slice window by the callers' functions.
 import { MetricHistogram } from '../metrics/core/histogram.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { MetricValue, Phase, ProcessedRecord, RecordStatus } from '../records/types.js';
 
 export interface SliceWindow {
   index: number;
@@ -46,7 +46,26 @@ export function sliceWindows(start_ns: bigint, end_ns: bigint, sliceNs: bigint):
   return out;
 }
 
-function metric(r: ProcessedRecord, tag: string): number | null {
+/** What a slice reads of a record: a run with --slice-duration keeps this much of each (sliceRecord). */
+export interface SliceRecord {
+  raw: { credit: { phase: Phase }; start_ns: bigint; end_ns: bigint };
+  status: RecordStatus;
+  metrics: ReadonlyMap<string, MetricValue>;
+}
+
+const SLICE_TAGS = ['output_token_count', 'time_to_first_token', 'inter_token_latency', 'request_latency'];
+
+/** A finished record cut down to what its slice reads (about 200 bytes, not the record's kilobytes). */
+export function sliceRecord(r: ProcessedRecord): SliceRecord {
+  const metrics = new Map<string, MetricValue>();
+  for (const tag of SLICE_TAGS) {
+    const v = r.metrics.get(tag);
+    if (typeof v === 'number') metrics.set(tag, v);
+  }
+  return { raw: { credit: { phase: r.raw.credit.phase }, start_ns: r.raw.start_ns, end_ns: r.raw.end_ns }, status: r.status, metrics };
+}
+
+function metric(r: SliceRecord, tag: string): number | null {
   const v = r.metrics.get(tag);
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
@@ -58,11 +77,7 @@ function pct(h: MetricHistogram, count: number): Percentiles | null {
 }
 
 /** The client's side of every slice, from the profiling records. */
-export function clientSlices(
-  records: readonly ProcessedRecord[],
-  windows: readonly SliceWindow[],
-  significantDigits?: number,
-): TimeSlice[] {
+export function clientSlices(records: readonly SliceRecord[], windows: readonly SliceWindow[], significantDigits?: number): TimeSlice[] {
   if (windows.length === 0) return [];
   const start = windows[0].start_ns;
   const end = windows[windows.length - 1].end_ns;

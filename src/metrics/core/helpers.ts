@@ -1,6 +1,6 @@
 // Small numeric helpers shared by the metric families.
-import type { MetricValue } from '../../records/types.js';
-import type { RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from './types.js';
+import type { MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { FoldSpec, RecordFold, RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from './types.js';
 
 export const NS_PER_S = 1e9;
 
@@ -73,3 +73,27 @@ export function totalOf(record: RecordMetricDef, tag: string, header: string): R
 export function perSecond(amount: number, durationNs: number): number | undefined {
   return durationNs > 0 ? amount / (durationNs / NS_PER_S) : undefined;
 }
+
+/** A run's state of a fold spec; undefined when the summary made none (a hand-built run input). */
+export function foldOf<F extends RecordFold>(run: RunMetricInput, spec: FoldSpec<F>): F | undefined {
+  return run.folds.get(spec.key) as F | undefined;
+}
+
+/** A fold that counts records: `judged` that could be tested, `hits` that passed. */
+export class CountFold implements RecordFold {
+  judged = 0;
+  hits = 0;
+  constructor(private readonly test: (r: ProcessedRecord) => boolean | null) {}
+  add(r: ProcessedRecord): void {
+    const t = this.test(r);
+    if (t === null) return;
+    this.judged++;
+    if (t) this.hits++;
+  }
+}
+
+/** The fold of a metric that has nothing to count in this run (no SLOs given): it adds nothing. */
+export interface NoFold extends RecordFold {
+  readonly none: true;
+}
+export const NO_FOLD: NoFold = Object.freeze({ none: true as const, add: () => undefined });

@@ -2,7 +2,7 @@
 import type { MetricHistogram } from './histogram.js';
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import type { GpuEnergyInput } from './energy-input.js';
-import type { MeasurementWindow, MetricOptions } from './options.js';
+import type { MetricOptions } from './options.js';
 import type { TimelineRow } from './timeline.js';
 import type { BaseUnit, DisplayUnit } from './units.js';
 
@@ -73,20 +73,36 @@ export interface RecordMetricDef extends MetricBase {
    */
   weight?(values: ReadonlyMap<string, MetricValue>): number | undefined;
   /**
-   * An event-level metric's rule under a measurement window (MetricOptions.measurement_window):
-   * whether this record's value counts in the run's distribution. Absent, or no window: it counts.
-   * The record keeps its value either way (records.jsonl).
+   * An event-level metric under a measurement window (MetricOptions.measurement_window): the span
+   * of the events it times; the value counts in the run's distribution when the span overlaps the
+   * window (null: it never counts). Absent, or no window: it counts. The record keeps its value
+   * either way (records.jsonl). A span, not a test, so a run can hold two stamps per record until
+   * its window is known.
    */
-  inWindow?(record: ProcessedRecord, window: MeasurementWindow): boolean;
+  windowSpan?(record: ProcessedRecord): readonly [bigint, bigint] | null;
+}
+
+/**
+ * A run metric's per-record step: every profiling record is added once, as it finishes, and the
+ * run keeps no records; the metric's compute() reads the state back (RunMetricInput.folds). Its
+ * memory per record is none, or a few numbers where the answer needs them (a sorted lag list).
+ */
+export interface RecordFold {
+  add(record: ProcessedRecord): void;
+}
+
+/**
+ * How a run metric's fold is made: once per run with the run's options (thresholds, SLOs; not the
+ * network RTT or the window, known only at the end). Metrics that read the same state share a
+ * spec (the same `key`), so it is made and fed once.
+ */
+export interface FoldSpec<F extends RecordFold = RecordFold> {
+  key: string;
+  create(options: MetricOptions): F;
 }
 
 /** Run-level inputs for aggregate and derived metrics. */
 export interface RunMetricInput {
-  /**
-   * Per-tag record values over successful profiling records (flattened lists for list metrics),
-   * each list built when first read: prefer `histograms`, which hold the same values.
-   */
-  distributions: ReadonlyMap<string, readonly number[]>;
   /** Per-tag HDR histograms of the same values, with exact count/sum/mean/min/max/std; tags without values are absent. */
   histograms: ReadonlyMap<string, MetricHistogram>;
   /** Counts over profiling-phase records. */
@@ -97,8 +113,8 @@ export interface RunMetricInput {
   min_start_ns: bigint | null;
   /** max(start_ns + request_latency) over successful profiling records with a latency (core/latency-end.ts). */
   max_response_ns: bigint | null;
-  /** The profiling records themselves (every status), for aggregates that test each record (goodput, mismatch counts). */
-  records?: readonly ProcessedRecord[];
+  /** The run metrics' folds by FoldSpec key, each fed every profiling record (every status). */
+  folds: ReadonlyMap<string, RecordFold>;
   /** Run settings the aggregates need (thresholds, SLOs, network RTT); absent means defaults. */
   options?: MetricOptions;
   /** GPU energy joined from telemetry over the profiling window (src/telemetry/join.ts); absent without --gpu-telemetry. */
@@ -116,6 +132,8 @@ export interface RunMetricDef extends MetricBase {
   kind: 'aggregate' | 'derived';
   /** `values` holds the run metrics computed so far (every run tag in `requires` has a value). */
   compute(run: RunMetricInput, values: ReadonlyMap<string, RunValue>): RunValue | undefined;
+  /** For a metric that tests each record (goodput, mismatch counts): its per-record state. */
+  fold?: FoldSpec;
 }
 
 /**

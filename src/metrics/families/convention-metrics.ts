@@ -5,9 +5,9 @@
 import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
 import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
-import { decodeSpanInWindow } from './guidellm-window.js';
-import { diffNs, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
-import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
+import { decodeSpan } from './guidellm-window.js';
+import { diffNs, foldOf, perSecond, runNumber, scalar, sumOf } from '../core/helpers.js';
+import { MetricFlag, type FoldSpec, type RecordFold, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
 
 const STREAMING_TOKENS = MetricFlag.STREAMING_ONLY | MetricFlag.PRODUCES_TOKENS_ONLY;
 const TOKENS_BETTER = MetricFlag.PRODUCES_TOKENS_ONLY | MetricFlag.LARGER_IS_BETTER;
@@ -50,7 +50,7 @@ export const guidellmInterTokenLatency: RecordMetricDef = {
     return diffNs(r.token_ns[r.token_ns.length - 1], r.token_ns[0]) / (osl - 1);
   },
   weight: (v) => tokensLess(v, 1),
-  inWindow: decodeSpanInWindow,
+  windowSpan: decodeSpan,
 };
 
 /** GuideLLM's TPOT (the default declaration), its distribution weighed by each request's output tokens. */
@@ -131,22 +131,23 @@ export const evalscopeTimePerOutputToken = evalscopeDecodePerToken('time_per_out
 export const evalscopeInterTokenLatency = evalscopeDecodePerToken('inter_token_latency', 'Inter Token Latency');
 
 /** EvalScope's wall time: max(completed) − min(start) over successful requests only, ns. */
-export function successWindowNs(records: readonly Pick<ProcessedRecord, 'status' | 'raw'>[] | undefined): number | undefined {
-  let start: bigint | null = null;
-  let end: bigint | null = null;
-  for (const r of records ?? []) {
-    if (r.status !== 'ok') continue;
-    if (start === null || r.raw.start_ns < start) start = r.raw.start_ns;
-    if (end === null || r.raw.end_ns > end) end = r.raw.end_ns;
+class SuccessWindowFold implements RecordFold {
+  private start: bigint | null = null;
+  private end: bigint | null = null;
+  add(r: Pick<ProcessedRecord, 'status' | 'raw'>): void {
+    if (r.status !== 'ok') return;
+    if (this.start === null || r.raw.start_ns < this.start) this.start = r.raw.start_ns;
+    if (this.end === null || r.raw.end_ns > this.end) this.end = r.raw.end_ns;
   }
-  return start === null || end === null ? undefined : diffNs(end, start);
+  ns(): number | undefined {
+    return this.start === null || this.end === null ? undefined : diffNs(this.end, this.start);
+  }
 }
 
-// Memoised per run input: three metrics read the same window.
-const windows = new WeakMap<RunMetricInput, number | undefined>();
+// One state for the metrics that read the same window.
+const SUCCESS_WINDOW: FoldSpec<SuccessWindowFold> = { key: 'success_window', create: () => new SuccessWindowFold() };
 function successWindow(run: RunMetricInput): number | undefined {
-  if (!windows.has(run)) windows.set(run, successWindowNs(run.records));
-  return windows.get(run);
+  return foldOf(run, SUCCESS_WINDOW)?.ns();
 }
 
 export const evalscopeOutputTokenThroughput: RunMetricDef = {
@@ -158,6 +159,7 @@ export const evalscopeOutputTokenThroughput: RunMetricDef = {
   flags: TOKENS_BETTER,
   group: 'default',
   requires: ['total_osl'],
+  fold: SUCCESS_WINDOW,
   compute: (run, v) => perSecond(runNumber(v, 'total_osl'), successWindow(run) ?? 0),
 };
 
@@ -170,6 +172,7 @@ export const evalscopeTotalTokenThroughput: RunMetricDef = {
   flags: TOKENS_BETTER,
   group: 'default',
   requires: ['total_isl', 'total_osl'],
+  fold: SUCCESS_WINDOW,
   compute: (run, v) => perSecond(runNumber(v, 'total_isl') + runNumber(v, 'total_osl'), successWindow(run) ?? 0),
 };
 

@@ -22,13 +22,6 @@ function num(values: ReadonlyMap<string, RunValue>, tag: string): number | undef
   return v === undefined ? undefined : Number(v);
 }
 
-function meanOf(list: readonly number[] | undefined): number | undefined {
-  if (!list || list.length === 0) return undefined;
-  let s = 0;
-  for (const x of list) s += x;
-  return s / list.length;
-}
-
 /** The twelve metrics of one vendor, in display order. */
 export function energyMetrics(vendor: EnergyVendor): RunMetricDef[] {
   const p = `${vendor}_`;
@@ -164,7 +157,7 @@ export function energyMetrics(vendor: EnergyVendor): RunMetricDef[] {
       flags: MetricFlag.NONE,
       requires: [`${p}energy_per_request`, 'request_latency'],
       compute: (run, v) => {
-        const latencyNs = meanOf(run.distributions.get('request_latency'));
+        const latencyNs = run.histograms.get('request_latency')?.moments()?.avg;
         const perRequest = num(v, `${p}energy_per_request`);
         return latencyNs === undefined || perRequest === undefined ? undefined : perRequest * (latencyNs / NS_PER_S);
       },

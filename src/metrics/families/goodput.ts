@@ -6,8 +6,8 @@ import { InvalidArgumentError } from '../../errors.js';
 import { displayFactor } from '../core/units.js';
 import type { MetricValue, ProcessedRecord } from '../../records/types.js';
 import type { MetricRegistry } from '../core/registry.js';
-import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
-import { perSecond, runNumber } from '../core/helpers.js';
+import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { CountFold, NO_FOLD, foldOf, perSecond, runNumber, type NoFold } from '../core/helpers.js';
 import type { ResolvedSlo } from '../core/options.js';
 
 /** One objective as the user wrote it: tag and threshold in the metric's display unit. */
@@ -98,6 +98,15 @@ export function goodRequestPredicate(
 
 const GOODPUT = MetricFlag.GOODPUT;
 
+/** Records that met every SLO (hits); null without SLOs, so the metric has no value. */
+const GOOD: FoldSpec<CountFold | NoFold> = {
+  key: 'good_requests',
+  create: (options) => {
+    const slos = options.goodput ?? [];
+    return slos.length === 0 ? NO_FOLD : new CountFold((r) => isGoodRequest(r, slos));
+  },
+};
+
 export const goodRequestCount: RunMetricDef = {
   kind: 'aggregate',
   tag: 'good_request_count',
@@ -107,12 +116,10 @@ export const goodRequestCount: RunMetricDef = {
   flags: GOODPUT | MetricFlag.NO_CONSOLE,
   group: 'none',
   requires: [],
+  fold: GOOD,
   compute: (run) => {
-    const slos = run.options?.goodput ?? [];
-    if (slos.length === 0) return undefined;
-    let good = 0;
-    for (const r of run.records ?? []) if (isGoodRequest(r, slos)) good++;
-    return good;
+    const f = foldOf(run, GOOD);
+    return f instanceof CountFold ? f.hits : undefined;
   },
 };
 

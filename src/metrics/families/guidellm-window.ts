@@ -11,8 +11,8 @@
 // lifetime overlaps the window are exactly the profiling ones. Bounds are inclusive.
 import type { ProcessedRecord } from '../../records/types.js';
 import type { MeasurementWindow } from '../core/options.js';
-import { perSecond } from '../core/helpers.js';
-import type { RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from '../core/types.js';
+import { foldOf, perSecond } from '../core/helpers.js';
+import type { FoldSpec, RecordFold, RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from '../core/types.js';
 import { timeToFirstOutputToken, timeToFirstToken } from './streaming.js';
 import { outputTokenThroughput, totalTokenThroughput } from './tokens.js';
 
@@ -31,38 +31,58 @@ function stampOf(r: ProcessedRecord, tag: string): bigint | null {
   return typeof v === 'number' && Number.isFinite(v) ? r.raw.start_ns + BigInt(Math.round(v)) : null;
 }
 
-/** A span from the request start to the event a metric times (TTFT, TTFOT): included when it overlaps. */
+/** A span from the request start to the event a metric times (TTFT, TTFOT): it counts when the span overlaps the window. */
 function startTo(tag: string) {
-  return (r: ProcessedRecord, w: MeasurementWindow): boolean => {
+  return (r: ProcessedRecord): readonly [bigint, bigint] | null => {
     const at = stampOf(r, tag);
-    return at !== null && overlapsWindow(r.raw.start_ns, at, w);
+    return at === null ? null : [r.raw.start_ns, at];
   };
 }
 
 /** ITL's span: first token to the request's completion (request_end: its last byte). */
-export function decodeSpanInWindow(r: ProcessedRecord, w: MeasurementWindow): boolean {
+export function decodeSpan(r: ProcessedRecord): readonly [bigint, bigint] | null {
   const first = stampOf(r, 'time_to_first_token');
-  return first !== null && overlapsWindow(first, r.raw.end_ns, w);
+  return first === null ? null : [first, r.raw.end_ns];
 }
 
-export const guidellmTimeToFirstToken: RecordMetricDef = { ...timeToFirstToken, inWindow: startTo('time_to_first_token') };
+export const guidellmTimeToFirstToken: RecordMetricDef = { ...timeToFirstToken, windowSpan: startTo('time_to_first_token') };
 export const guidellmTimeToFirstOutputToken: RecordMetricDef = {
   ...timeToFirstOutputToken,
-  inWindow: startTo('time_to_first_output_token'),
+  windowSpan: startTo('time_to_first_output_token'),
 };
 
 /**
- * A successful record's output tokens whose events fall inside the window. The stream carries no
- * per-token stamps beyond its chunks, so token k of OSL is placed as ITL places it: the first at the
- * first token, the rest evenly up to the last content response (first + k · (last − first) / (OSL − 1)).
- * A non-streaming response delivers them all with its body.
+ * What the per-token rates need of a successful record: its token counts, when its first token
+ * (and its prefill's end) arrived, and its last content response. A non-streaming response
+ * delivers everything with its body, so both stamps are the body's.
  */
-export function outputTokensInWindow(r: ProcessedRecord, w: MeasurementWindow): number {
+interface TokenEvents {
+  osl: number | null;
+  isl: number | null;
+  first: bigint | null;
+  last: bigint | null;
+}
+
+function tokenEvents(r: ProcessedRecord): TokenEvents {
   const osl = r.metrics.get('output_sequence_length');
+  const isl = r.metrics.get('input_sequence_length');
   const last = r.metric_input.last_content_ns;
-  if (typeof osl !== 'number' || osl <= 0 || last === null) return 0;
-  const first = r.raw.streaming ? stampOf(r, 'time_to_first_token') : last;
-  if (first === null) return 0;
+  return {
+    osl: typeof osl === 'number' ? osl : null,
+    isl: typeof isl === 'number' ? isl : null,
+    first: r.raw.streaming ? stampOf(r, 'time_to_first_token') : last,
+    last,
+  };
+}
+
+/**
+ * Output tokens whose events fall inside the window. The stream carries no per-token stamps beyond
+ * its chunks, so token k of OSL is placed as ITL places it: the first at the first token, the rest
+ * evenly up to the last content response (first + k · (last − first) / (OSL − 1)).
+ */
+function outputIn(e: TokenEvents, w: MeasurementWindow): number {
+  const { osl, first, last } = e;
+  if (osl === null || osl <= 0 || last === null || first === null) return 0;
   if (osl === 1 || last <= first) return inside(first, w) ? osl : 0;
   const step = Number(last - first) / (osl - 1);
   // k such that start ≤ first + k · step ≤ end.
@@ -71,12 +91,14 @@ export function outputTokensInWindow(r: ProcessedRecord, w: MeasurementWindow): 
   return Math.max(0, hi - lo + 1);
 }
 
-/** A successful record's prompt tokens when its prefill ends inside the window (the first token; the body when not streaming). */
-export function inputTokensInWindow(r: ProcessedRecord, w: MeasurementWindow): number {
-  const isl = r.metrics.get('input_sequence_length');
-  if (typeof isl !== 'number') return 0;
-  const at = r.raw.streaming ? stampOf(r, 'time_to_first_token') : r.metric_input.last_content_ns;
-  return at !== null && inside(at, w) ? isl : 0;
+/** Prompt tokens when the prefill ends inside the window (the first token; the body when not streaming). */
+function inputIn(e: TokenEvents, w: MeasurementWindow): number {
+  return e.isl !== null && e.first !== null && inside(e.first, w) ? e.isl : 0;
+}
+
+/** A successful record's output tokens whose events fall inside the window. */
+export function outputTokensInWindow(r: ProcessedRecord, w: MeasurementWindow): number {
+  return outputIn(tokenEvents(r), w);
 }
 
 /** The window's length, ns: an open bound is the run's own (first request sent, last response). */
@@ -91,29 +113,40 @@ function windowOf(run: RunMetricInput): MeasurementWindow | null {
   return w && (w.start_ns !== null || w.end_ns !== null) ? w : null;
 }
 
-function tokensInWindow(run: RunMetricInput, w: MeasurementWindow, count: (r: ProcessedRecord, w: MeasurementWindow) => number): number {
+/** Each successful record's token events, kept (four numbers) until the window is known at the run's end. */
+class TokenEventsFold implements RecordFold {
+  readonly events: TokenEvents[] = [];
+  add(r: ProcessedRecord): void {
+    if (r.status === 'ok') this.events.push(tokenEvents(r));
+  }
+}
+const EVENTS: FoldSpec<TokenEventsFold> = { key: 'token_events', create: () => new TokenEventsFold() };
+
+function tokensInWindow(run: RunMetricInput, w: MeasurementWindow, count: (e: TokenEvents, w: MeasurementWindow) => number): number {
   let n = 0;
-  for (const r of run.records ?? []) if (r.status === 'ok') n += count(r, w);
+  for (const e of foldOf(run, EVENTS)?.events ?? []) n += count(e, w);
   return n;
 }
 
 /** Output tokens per second: without a window AIPerf's formula (the same here); with one, its token events. */
 export const guidellmOutputTokenThroughput: RunMetricDef = {
   ...outputTokenThroughput,
+  fold: EVENTS,
   compute: (run, v) => {
     const w = windowOf(run);
     if (w === null) return outputTokenThroughput.compute(run, v);
-    return perSecond(tokensInWindow(run, w, outputTokensInWindow), windowSpanNs(w, v));
+    return perSecond(tokensInWindow(run, w, outputIn), windowSpanNs(w, v));
   },
 };
 
 /** Total (prompt + output) tokens per second, the same way. */
 export const guidellmTotalTokenThroughput: RunMetricDef = {
   ...totalTokenThroughput,
+  fold: EVENTS,
   compute: (run, v) => {
     const w = windowOf(run);
     if (w === null) return totalTokenThroughput.compute(run, v);
-    const tokens = tokensInWindow(run, w, (r, win) => inputTokensInWindow(r, win) + outputTokensInWindow(r, win));
+    const tokens = tokensInWindow(run, w, (e, win) => inputIn(e, win) + outputIn(e, win));
     return perSecond(tokens, windowSpanNs(w, v));
   },
 };

@@ -6,9 +6,9 @@
 //   circular, so they have no value, and profile_export.json reports them as null (not 0).
 // - slo_attainment and request_goodput: the share of requests meeting every --goodput objective,
 //   and conforming requests per second.
-import { diffNs, perSecond, runNumber, scalar } from '../core/helpers.js';
+import { CountFold, NO_FOLD, diffNs, foldOf, perSecond, runNumber, scalar, type NoFold } from '../core/helpers.js';
 import { isGoodRequest } from './goodput.js';
-import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
 
 /** The tags GuideLLM derives from targeted_start: null, not 0, without an arrival schedule. */
 export const SCHEDULE_DELAY_TAGS = [
@@ -81,6 +81,20 @@ export const turnSchedulingDelay: RecordMetricDef = {
   compute: (_r, v) => scalar(v, 'request_dispatch_delay') - scalar(v, 'turn_predecessor_delay'),
 };
 
+/** Requests judged against the SLOs (not cancelled; a success needs a value for each), and the conforming ones. */
+const ATTAINMENT: FoldSpec<CountFold | NoFold> = {
+  key: 'slo_attainment',
+  create: (options) => {
+    const slos = options.goodput ?? [];
+    if (slos.length === 0) return NO_FOLD;
+    return new CountFold((r) => {
+      if (r.status === 'cancelled') return null;
+      if (r.status === 'ok' && !slos.every((s) => r.metrics.has(s.tag))) return null;
+      return isGoodRequest(r, slos);
+    });
+  },
+};
+
 export const sloAttainment: RunMetricDef = {
   kind: 'aggregate',
   tag: 'slo_attainment',
@@ -92,18 +106,10 @@ export const sloAttainment: RunMetricDef = {
   requires: [],
   // Errors are non-conforming; cancelled requests, and successes whose objectives cannot be
   // evaluated (no value for an objective's metric), are left out of both counts.
+  fold: ATTAINMENT,
   compute: (run) => {
-    const slos = run.options?.goodput ?? [];
-    if (slos.length === 0) return undefined;
-    let conforming = 0;
-    let judged = 0;
-    for (const r of run.records ?? []) {
-      if (r.status === 'cancelled') continue;
-      if (r.status === 'ok' && !slos.every((s) => r.metrics.has(s.tag))) continue;
-      judged++;
-      if (isGoodRequest(r, slos)) conforming++;
-    }
-    return judged > 0 ? conforming / judged : undefined;
+    const f = foldOf(run, ATTAINMENT);
+    return f instanceof CountFold && f.judged > 0 ? f.hits / f.judged : undefined;
   },
 };
 

@@ -4,8 +4,8 @@
 // (2000 requested → 50 tokens, not 100). Exported, not shown; a non-zero count warns at the end.
 import type { MetricsSummary } from '../core/summary.js';
 import { findMetric } from '../core/summary.js';
-import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
-import { scalar } from '../core/helpers.js';
+import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { CountFold, foldOf, scalar } from '../core/helpers.js';
 import { METRIC_OPTION_DEFAULTS, type MetricOptions } from '../core/options.js';
 
 export const oslMismatchDiffPct: RecordMetricDef = {
@@ -32,6 +32,19 @@ export function oslMismatchThresholdTokens(requested: number, opts: MetricOption
   return Math.min((requested * pct) / 100, cap);
 }
 
+/** Successful records that asked for a length (judged), and those off by more than the threshold. */
+const MISMATCHES: FoldSpec<CountFold> = {
+  key: 'osl_mismatch',
+  create: (options) =>
+    new CountFold((rec) => {
+      if (rec.status !== 'ok') return null;
+      const req = rec.metric_input.requested_osl;
+      const osl = rec.metrics.get('output_sequence_length');
+      if (req === null || req === undefined || req <= 0 || typeof osl !== 'number') return null;
+      return Math.abs(osl - req) > oslMismatchThresholdTokens(req, options);
+    }),
+};
+
 export const oslMismatchCount: RunMetricDef = {
   kind: 'aggregate',
   tag: 'osl_mismatch_count',
@@ -41,19 +54,11 @@ export const oslMismatchCount: RunMetricDef = {
   flags: MetricFlag.PRODUCES_TOKENS_ONLY,
   group: 'none',
   requires: [],
+  fold: MISMATCHES,
   compute: (run) => {
-    let compared = 0;
-    let count = 0;
-    for (const rec of run.records ?? []) {
-      if (rec.status !== 'ok') continue;
-      const req = rec.metric_input.requested_osl;
-      const osl = rec.metrics.get('output_sequence_length');
-      if (req === null || req === undefined || req <= 0 || typeof osl !== 'number') continue;
-      compared++;
-      if (Math.abs(osl - req) > oslMismatchThresholdTokens(req, run.options)) count++;
-    }
+    const f = foldOf(run, MISMATCHES);
     // No request asked for a length: nothing to compare.
-    return compared > 0 ? count : undefined;
+    return f && f.judged > 0 ? f.hits : undefined;
   },
 };
 

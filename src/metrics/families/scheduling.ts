@@ -8,9 +8,10 @@
 // - context_overflow_count (AIPerf reference, "Context Overflow Count"): error bodies that say the
 //   context length was exceeded.
 import type { ProcessedRecord, RecordError } from '../../records/types.js';
-import { diffNs } from '../core/helpers.js';
+import { CountFold, diffNs, foldOf } from '../core/helpers.js';
+import { FloatColumn } from '../core/column.js';
 import { percentileSorted } from '../core/stats.js';
-import { MetricFlag, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
+import { MetricFlag, type FoldSpec, type RecordFold, type RecordMetricDef, type RunMetricDef, type RunMetricInput } from '../core/types.js';
 
 /** AIPerf flags a replay as degraded when the anchored send-lag p99 exceeds this. */
 export const REPLAY_DEGRADED_P99_NS = 500e6;
@@ -62,26 +63,49 @@ export const replaySendScheduleOffset: RecordMetricDef = {
 export function replayLagsNs(records: readonly Pick<ProcessedRecord, 'raw'>[]): Float64Array {
   const offsets: number[] = [];
   for (const r of records) {
-    const c = r.raw.credit;
-    if (c.trace_timestamp_ms === undefined || c.targeted_start_ns === null) continue;
-    offsets.push(diffNs(r.raw.start_ns, c.targeted_start_ns));
+    const o = sendOffsetNs(r);
+    if (o !== null) offsets.push(o);
   }
-  const sorted = Float64Array.from(offsets).sort();
+  return shiftedSorted(Float64Array.from(offsets));
+}
+
+/** A replayed request's actual − targeted send time, ns; null outside a replay. */
+function sendOffsetNs(r: Pick<ProcessedRecord, 'raw'>): number | null {
+  const c = r.raw.credit;
+  if (c.trace_timestamp_ms === undefined || c.targeted_start_ns === null) return null;
+  return diffNs(r.raw.start_ns, c.targeted_start_ns);
+}
+
+/** Sorted in place, then less the smallest. */
+function shiftedSorted(offsets: Float64Array): Float64Array {
+  const sorted = offsets.sort();
   const min = sorted.length > 0 ? sorted[0] : 0;
   for (let i = 0; i < sorted.length; i++) sorted[i] -= min;
   return sorted;
 }
 
-// The lag family reads every record, not only successful ones; summarize hands them over in
-// RunMetricInput.records. Memoised per input so the four metrics sort once.
-const lagCache = new WeakMap<RunMetricInput, Float64Array>();
-function lags(run: RunMetricInput): Float64Array {
-  let v = lagCache.get(run);
-  if (!v) {
-    v = run.records ? replayLagsNs(run.records) : new Float64Array(0);
-    lagCache.set(run, v);
+/**
+ * The lag family reads every record, not only successful ones: each replayed request's send offset
+ * (8 bytes a request, none outside a replay), sorted and shifted once for the four metrics.
+ */
+class LagFold implements RecordFold {
+  private readonly offsets = new FloatColumn();
+  private sorted: Float64Array | null = null;
+  add(r: ProcessedRecord): void {
+    const o = sendOffsetNs(r);
+    if (o === null) return;
+    this.offsets.push(o);
+    this.sorted = null;
   }
-  return v;
+  lags(): Float64Array {
+    this.sorted ??= shiftedSorted(this.offsets.view().slice());
+    return this.sorted;
+  }
+}
+const LAGS: FoldSpec<LagFold> = { key: 'replay_sched_lag', create: () => new LagFold() };
+
+function lags(run: RunMetricInput): Float64Array {
+  return foldOf(run, LAGS)?.lags() ?? new Float64Array(0);
 }
 
 function lagPercentile(p: number, tag: string, header: string): RunMetricDef {
@@ -94,6 +118,7 @@ function lagPercentile(p: number, tag: string, header: string): RunMetricDef {
     flags: MetricFlag.NO_CONSOLE,
     group: 'none',
     requires: [],
+    fold: LAGS,
     compute: (run) => {
       const l = lags(run);
       return l.length > 0 ? percentileSorted(l, p) : undefined;
@@ -128,6 +153,11 @@ export function isContextOverflow(error: RecordError | null): boolean {
   return error !== null && error.type !== 'cancelled' && CONTEXT_OVERFLOW.test(error.message);
 }
 
+const OVERFLOWS: FoldSpec<CountFold> = {
+  key: 'context_overflow',
+  create: () => new CountFold((r) => r.status === 'error' && isContextOverflow(r.error)),
+};
+
 export const contextOverflowCount: RunMetricDef = {
   kind: 'aggregate',
   tag: 'context_overflow_count',
@@ -138,11 +168,10 @@ export const contextOverflowCount: RunMetricDef = {
   group: 'default',
   requires: [],
   // No value when nothing failed: the count only means something next to the errors.
+  fold: OVERFLOWS,
   compute: (run) => {
-    if (!run.records || run.errored === 0) return undefined;
-    let n = 0;
-    for (const r of run.records) if (r.status === 'error' && isContextOverflow(r.error)) n++;
-    return n;
+    const f = foldOf(run, OVERFLOWS);
+    return f && run.errored > 0 ? f.hits : undefined;
   },
 };
 

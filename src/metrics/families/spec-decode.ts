@@ -130,23 +130,34 @@ export const overallDraftAcceptanceRate: RunMetricDef = {
  * Null when no request reported verify steps.
  */
 export function poolAcceptanceHistogram(records: readonly ProcessedRecord[]): Record<string, number> | null {
-  const pooled: number[] = [];
-  let any = false;
-  for (const r of records) {
+  const pool = new AcceptancePool();
+  for (const r of records) pool.add(r);
+  return pool.result();
+}
+
+/** The pooled histogram, a record at a time. */
+export class AcceptancePool {
+  private readonly pooled: number[] = [];
+  private any = false;
+
+  add(r: ProcessedRecord): void {
     const s = r.metric_input.spec_decode;
-    if (r.raw.credit.phase !== 'profiling' || r.status !== 'ok' || !s) continue;
-    any = true;
+    if (r.raw.credit.phase !== 'profiling' || r.status !== 'ok' || !s) return;
+    this.any = true;
     s.histogram.forEach((n, j) => {
-      while (pooled.length <= j) pooled.push(0);
-      pooled[j] += n;
+      while (this.pooled.length <= j) this.pooled.push(0);
+      this.pooled[j] += n;
     });
   }
-  if (!any) return null;
-  const out: Record<string, number> = {};
-  pooled.forEach((n, j) => {
-    if (n > 0) out[String(j)] = n;
-  });
-  return out;
+
+  result(): Record<string, number> | null {
+    if (!this.any) return null;
+    const out: Record<string, number> = {};
+    this.pooled.forEach((n, j) => {
+      if (n > 0) out[String(j)] = n;
+    });
+    return out;
+  }
 }
 
 /** Buckets shown in the console: 0 .. CAP-1, then one ">=CAP" bucket; the JSON keeps them all. */

@@ -1,8 +1,8 @@
 // Usage discrepancy metrics (AIPerf reference, "Usage Discrepancy Metrics"): how far the server's
 // usage counts are from the client's own counts, per record, and how many records are off by more
 // than --usage-discrepancy-threshold (default 10 %). A sign of a tokenizer mismatch.
-import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
-import { scalar } from '../core/helpers.js';
+import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { CountFold, foldOf, scalar } from '../core/helpers.js';
 import { METRIC_OPTION_DEFAULTS, type MetricOptions } from '../core/options.js';
 import { findMetric, type MetricsSummary } from '../core/summary.js';
 import { TOKENIZER_FIXES } from './osl-mismatch.js';
@@ -48,6 +48,26 @@ export const usageReasoningTokensDiffPct = diffPct(
 
 const DIFF_TAGS = [usagePromptTokensDiffPct.tag, usageCompletionTokensDiffPct.tag, usageReasoningTokensDiffPct.tag];
 
+/** Successful records with a usage diff (judged), and those whose worst diff is over the threshold. */
+const DISCREPANCIES: FoldSpec<CountFold> = {
+  key: 'usage_discrepancy',
+  create: (options) => {
+    const threshold = options.usage_discrepancy_threshold_pct ?? METRIC_OPTION_DEFAULTS.usage_discrepancy_threshold_pct;
+    return new CountFold((rec) => {
+      if (rec.status !== 'ok') return null;
+      let any = false;
+      let worst = -Infinity;
+      for (const tag of DIFF_TAGS) {
+        const v = rec.metrics.get(tag);
+        if (typeof v !== 'number') continue;
+        any = true;
+        worst = Math.max(worst, v);
+      }
+      return any ? worst > threshold : null;
+    });
+  },
+};
+
 export const usageDiscrepancyCount: RunMetricDef = {
   kind: 'aggregate',
   tag: 'usage_discrepancy_count',
@@ -57,26 +77,11 @@ export const usageDiscrepancyCount: RunMetricDef = {
   flags: FLAGS,
   group: 'none',
   requires: [],
+  fold: DISCREPANCIES,
   compute: (run) => {
-    const threshold = run.options?.usage_discrepancy_threshold_pct ?? METRIC_OPTION_DEFAULTS.usage_discrepancy_threshold_pct;
-    let compared = 0;
-    let count = 0;
-    for (const rec of run.records ?? []) {
-      if (rec.status !== 'ok') continue;
-      let any = false;
-      let worst = -Infinity;
-      for (const tag of DIFF_TAGS) {
-        const v = rec.metrics.get(tag);
-        if (typeof v !== 'number') continue;
-        any = true;
-        worst = Math.max(worst, v);
-      }
-      if (!any) continue;
-      compared++;
-      if (worst > threshold) count++;
-    }
+    const f = foldOf(run, DISCREPANCIES);
     // No record had usage to compare: no value, not 0.
-    return compared > 0 ? count : undefined;
+    return f && f.judged > 0 ? f.hits : undefined;
   },
 };
 

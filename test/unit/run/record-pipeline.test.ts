@@ -168,6 +168,30 @@ describe('RecordPipeline', () => {
     expect(got.map((r) => new Map(r.metrics))).toEqual(want);
   });
 
+  it('hands every record over once, final and in submit order, those of a crashed worker too (onSettled)', async () => {
+    const raws = records(1200, 5);
+    const settled: { rec: ProcessedRecord; status: RecordStatus; metrics: number }[] = [];
+    const got = await throughPipeline(
+      raws,
+      pipelineOptions(null, 'records', {
+        workers: 1,
+        crashAtBatch: 2,
+        onSettled: (recs) => {
+          for (const rec of recs) settled.push({ rec, status: rec.status, metrics: rec.metrics.size });
+        },
+      }),
+    );
+    expect(settled.map((s) => s.rec)).toEqual(got);
+    expect(new Set(settled.map((s) => s.rec)).size).toBe(raws.length);
+    // Final when handed over: the status and metrics it ends with.
+    settled.forEach((s) => {
+      expect(s.status).toBe(s.rec.status);
+      expect(s.metrics).toBe(s.rec.metrics.size);
+    });
+    expect(settled.some((s) => s.rec.error?.type === '_OTHER')).toBe(true);
+    expect(settled.filter((s) => s.status === 'ok').every((s) => s.metrics > 0)).toBe(true);
+  });
+
   it('turns the records of a crashed worker into _OTHER error records; the rest go on', async () => {
     const raws = records(2000, 4);
     const ref = processor();
