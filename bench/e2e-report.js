@@ -173,10 +173,5 @@ export function report(results, keys, labels, setting) {
   targets.push(
     `memory, RSS per 1,000 open streams ≤ 13.7 MiB (peak RSS of the ${f(results.small)}-request c=${f(C)} run minus a one-stream run, ÷ streams): ${f(mem, 1)} MiB (whole peak ÷ streams: ${f(memAll, 1)}) — ${verdict(mem <= 13.7)}`,
   );
-  // A run keeps no records for its summary (src/metrics/accumulate.ts): what is left per finished request.
-  const held = over(r, ['sb:big', 'sb:small'], (b, s) => ((b.maxrss_mib - s.maxrss_mib) * 1024) / (results.big - results.small));
-  targets.push(
-    `memory, held per finished request (peak RSS of the ${f(results.big)}-request run minus the ${f(results.small)}-request run, ÷ the extra requests; before the streaming summary about 7.5 KiB): ${f(held, 2)} KiB — ${verdict(held <= 1)}`,
-  );
   return { tables, targets };
 }
