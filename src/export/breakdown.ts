@@ -24,8 +24,7 @@ export interface Breakdown {
   console: string;
 }
 
-export type BreakdownKey = 'url' | 'model';
-type Key = BreakdownKey;
+type Key = 'url' | 'model';
 
 /**
  * A breakdown built a record at a time: one summary accumulator per URL and per model seen, for

@@ -11,6 +11,7 @@
 //   - native engine reads: the read-coalescing window (--read-coalesce-us), reads per event, and the
 //     measured read delay (a read's stamp − when the I/O thread could first have read it): what
 //     coalescing added to the stamps.
+import { FloatColumn } from '../metrics/core/column.js';
 import os from 'node:os';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { RawRecord } from '../records/types.js';
@@ -131,21 +132,14 @@ export interface MonitoredTransport {
   stats?(): { realtime_threads?: number; raised_threads?: number; realtime_demotions?: number; [k: string]: unknown };
 }
 
-/** A growable column of numbers. */
-class Column {
-  private buf = new Float64Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.buf.length) {
-      const next = new Float64Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.length++] = v;
+/** A growable column of delays, with its percentiles. */
+class Column extends FloatColumn {
+  constructor() {
+    super(1024);
   }
   stats(): DelayStats | null {
     if (this.length === 0) return null;
-    const s = this.buf.slice(0, this.length).sort();
+    const s = this.view().slice().sort();
     const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
     return { count: s.length, p50: at(50), p90: at(90), p99: at(99), max: s[s.length - 1] };
   }

@@ -66,7 +66,6 @@ export class SummaryAccumulator {
   private minStart: bigint | null = null;
   private maxResponse: bigint | null = null;
   private scheduled = false;
-  private readonly record = (tag: string, value: MetricValue, r: ProcessedRecord): void => this.addValue(tag, value, r);
 
   constructor(private readonly opts: SummarizeOptions = {}) {
     this.options = opts.metricOptions ?? {};
@@ -123,7 +122,7 @@ export class SummaryAccumulator {
     if (end !== null && (this.maxResponse === null || end > this.maxResponse)) this.maxResponse = end;
     if (status === 'error') this.errored++;
     else this.succeeded++;
-    forEachRecordValue(r, this.errorOnly, (tag, value) => this.record(tag, value, r));
+    forEachRecordValue(r, this.errorOnly, (tag, value) => this.addValue(tag, value, r));
   }
 
   /**
