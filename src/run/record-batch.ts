@@ -23,6 +23,12 @@ export interface WorkItem {
 export interface BatchRequest {
   id: number;
   items: WorkItem[];
+  /**
+   * A lines buffer already written out, handed back by the main thread: the lines go into memory
+   * that is paged in, not into a fresh buffer the kernel must zero page by page. Detached (empty)
+   * once posted, so a fallback on the main thread makes its own.
+   */
+  spare?: ArrayBuffer;
 }
 
 /** What comes back for a batch: columns and a few plain values, cheap for the main thread to receive. */
@@ -61,15 +67,15 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
   const counts = new Float64Array(req.items.length * 3).fill(NaN);
   const failures: BatchResult['failures'] = [];
   const conventions: (Map<string, Map<string, MetricValue>> | null)[] = [];
-  const columns = new MetricColumnsWriter();
-  let text = '';
+  const columns = new MetricColumnsWriter(req.items.length);
+  const lines = new LineBuffer(req.spare);
   req.items.forEach((item, i) => {
     try {
       const c = countTexts(item.texts, env.count);
       // completeRecord works on a ProcessedRecord; only metric_input is read and metrics written.
       const rec = { metric_input: { ...item.input, token_ns: item.tokenNs }, metrics: new Map() } as unknown as ProcessedRecord;
       completeRecord(rec, c, env.registry, env.compareWith);
-      if (env.level !== null && item.line !== null) text += recordLine({ ...item.line, metrics: rec.metrics }, env.level, units) + '\n';
+      if (env.level !== null && item.line !== null) lines.append(recordLine({ ...item.line, metrics: rec.metrics }, env.level, units));
       if (c.input !== null) counts[3 * i] = c.input;
       if (c.output !== null) counts[3 * i + 1] = c.output;
       if (c.reasoning !== null) counts[3 * i + 2] = c.reasoning;
@@ -81,10 +87,45 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
       columns.add(null);
     }
   });
-  const res: BatchResult = { id: req.id, counts, failures, metrics: columns.finish(), lines: encoder.encode(text) };
+  const res: BatchResult = { id: req.id, counts, failures, metrics: columns.finish(), lines: lines.bytes() };
   if (env.compareWith) res.conventions = conventions;
   return res;
 }
 
-/** Its own buffer per batch (Buffer.from may share a pool, which a transfer would detach). */
 const encoder = new TextEncoder();
+const NEWLINE = 10;
+/** A new buffer's size: a batch of mock-sized lines (about 3 KB each) needs a few of these. */
+const FIRST_CAPACITY = 64 * 1024;
+
+/**
+ * A batch's lines as UTF-8, each encoded straight into one buffer of its own (Buffer.from may share
+ * a pool, which a transfer would detach). Built whole, the batch's text was a string of up to a
+ * megabyte that was flattened and then encoded: two fresh large allocations per batch.
+ */
+export class LineBuffer {
+  private buf: Uint8Array;
+  private used = 0;
+
+  constructor(spare?: ArrayBuffer) {
+    // No spare: nothing is allocated until a line comes (--export-level summary writes none).
+    this.buf = spare !== undefined && spare.byteLength > 0 ? new Uint8Array(spare) : new Uint8Array(0);
+  }
+
+  /** One line and its newline. */
+  append(line: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const need = this.used + line.length * 3 + 1;
+    if (need > this.buf.length) {
+      const grown = new Uint8Array(Math.max(need, this.buf.length * 2, FIRST_CAPACITY));
+      grown.set(this.buf.subarray(0, this.used));
+      this.buf = grown;
+    }
+    this.used += encoder.encodeInto(line, this.buf.subarray(this.used)).written;
+    this.buf[this.used++] = NEWLINE;
+  }
+
+  /** The lines so far: a view of the buffer, which a transfer moves whole. */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.used);
+  }
+}

@@ -56,6 +56,9 @@ export interface PipelineOptions {
 /** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
 const MAX_BATCH = 256;
 const MAX_RESTARTS = 3;
+/** Written lines buffers kept to hand back to the workers, and the largest kept (a raw batch can be huge). */
+const MAX_SPARES = 4;
+const MAX_SPARE_BYTES = 4 * 1024 * 1024;
 
 interface Batch {
   req: BatchRequest;
@@ -124,6 +127,8 @@ export class RecordPipeline {
   private drained: (() => void) | null = null;
   /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
   private stream: AppendFile | null = null;
+  /** Lines buffers already written, to be reused for later batches' lines. */
+  private readonly spares: ArrayBuffer[] = [];
   private readonly mainEnv: BatchEnv;
   /** Records written to records.jsonl so far. */
   written = 0;
@@ -278,8 +283,10 @@ export class RecordPipeline {
     for (const s of live) if (s.inFlight.size < slot.inFlight.size) slot = s;
     b.worker = slot;
     slot.inFlight.add(b);
-    // Clones the items now; the batch keeps them for a fallback should the worker die.
-    slot.worker.postMessage(b.req);
+    // Clones the items now; the batch keeps them for a fallback should the worker die. A spare is moved.
+    const spare = this.spares.pop();
+    if (spare) b.req.spare = spare;
+    slot.worker.postMessage(b.req, spare ? [spare] : []);
     slot.worker.ref();
   }
 
@@ -384,6 +391,14 @@ export class RecordPipeline {
       const b = this.queue.shift() as Batch;
       const text = b.text as string | Uint8Array;
       this.file()?.write(text);
+      // The write was synchronous: the buffer is free (a batch's own, from processBatch).
+      if (
+        typeof text !== 'string' &&
+        text.buffer.byteLength > 0 &&
+        text.buffer.byteLength <= MAX_SPARE_BYTES &&
+        this.spares.length < MAX_SPARES
+      )
+        this.spares.push(text.buffer as ArrayBuffer);
       this.written += b.recs.length;
       this.waiting -= b.recs.length;
       // What the fallback needed is no longer kept.

@@ -131,6 +131,23 @@ describe('readRecordColumns', () => {
     expect(readRecordColumns(file, 0)).toEqual(reference(text, 0));
   });
 
+  it('reads lines longer than a read chunk (a raw payload of megabytes), between short ones', () => {
+    const r = rng(9);
+    const lines: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const input = lineInput(i, r);
+      // Lines of 0.2 to 2.6 MB: one spans up to 40 of the reader's 64 KiB chunks.
+      if (i % 3 === 1) (input.raw as { event_data: string[] }).event_data = ['東京 😀 '.repeat(20_000 + 100_000 * (i % 4)), '[DONE]'];
+      lines.push(recordLine(input, 'raw', units));
+    }
+    const text = lines.join('\n') + '\n';
+    const file = path.join(dir, 'long-lines.jsonl');
+    fs.writeFileSync(file, text);
+    const got = readRecordColumns(file, 0);
+    expect(got).toEqual(reference(text, 0));
+    expect(got?.start_s.length).toBe(12);
+  });
+
   it('names the file and line of a line that is not JSON; null for no file', () => {
     const r = rng(3);
     const file = path.join(dir, 'bad.jsonl');
