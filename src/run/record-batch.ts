@@ -23,12 +23,6 @@ export interface WorkItem {
 export interface BatchRequest {
   id: number;
   items: WorkItem[];
-  /**
-   * A lines buffer already written out, handed back by the main thread: the lines go into memory
-   * that is paged in, not into a fresh buffer the kernel must zero page by page. Detached (empty)
-   * once posted, so a fallback on the main thread makes its own.
-   */
-  spare?: ArrayBuffer;
 }
 
 /** What comes back for a batch: columns and a few plain values, cheap for the main thread to receive. */
@@ -61,14 +55,21 @@ export interface BatchEnv {
   units?: UnitLookup;
 }
 
-/** Counts, metrics and lines of one batch. A failing item is reported, never the whole batch. */
-export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
+/** Lines bytes per item of the last batch, to size the next batch's lines buffer in one allocation. */
+let lineBytesPerItem = 0;
+
+/**
+ * Counts, metrics and lines of one batch. A failing item is reported, never the whole batch.
+ * `spare`: a lines buffer already written out, handed back by the main thread, so the lines go into
+ * memory that is paged in rather than a fresh buffer the kernel must zero page by page.
+ */
+export function processBatch(req: BatchRequest, env: BatchEnv, spare?: ArrayBuffer): BatchResult {
   const units = env.units ?? displayUnitOf;
   const counts = new Float64Array(req.items.length * 3).fill(NaN);
   const failures: BatchResult['failures'] = [];
   const conventions: (Map<string, Map<string, MetricValue>> | null)[] = [];
   const columns = new MetricColumnsWriter(req.items.length);
-  const lines = new LineBuffer(req.spare);
+  const lines = new LineBuffer(spare, Math.ceil(req.items.length * lineBytesPerItem * 1.25));
   req.items.forEach((item, i) => {
     try {
       const c = countTexts(item.texts, env.count);
@@ -87,14 +88,16 @@ export function processBatch(req: BatchRequest, env: BatchEnv): BatchResult {
       columns.add(null);
     }
   });
-  const res: BatchResult = { id: req.id, counts, failures, metrics: columns.finish(), lines: lines.bytes() };
+  const bytes = lines.bytes();
+  if (req.items.length > 0 && bytes.length > 0) lineBytesPerItem = bytes.length / req.items.length;
+  const res: BatchResult = { id: req.id, counts, failures, metrics: columns.finish(), lines: bytes };
   if (env.compareWith) res.conventions = conventions;
   return res;
 }
 
 const encoder = new TextEncoder();
 const NEWLINE = 10;
-/** A new buffer's size: a batch of mock-sized lines (about 3 KB each) needs a few of these. */
+/** A new buffer's least size, when the batch's size is not yet known. */
 const FIRST_CAPACITY = 64 * 1024;
 
 /**
@@ -106,7 +109,14 @@ export class LineBuffer {
   private buf: Uint8Array;
   private used = 0;
 
-  constructor(spare?: ArrayBuffer) {
+  /**
+   * `spare`: memory to write into (a detached one counts as none). `expected`: bytes the lines will
+   * likely take, so that a buffer made here is made once, at its size, rather than doubled up to it.
+   */
+  constructor(
+    spare?: ArrayBuffer,
+    private readonly expected = 0,
+  ) {
     // No spare: nothing is allocated until a line comes (--export-level summary writes none).
     this.buf = spare !== undefined && spare.byteLength > 0 ? new Uint8Array(spare) : new Uint8Array(0);
   }
@@ -116,7 +126,8 @@ export class LineBuffer {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const need = this.used + line.length * 3 + 1;
     if (need > this.buf.length) {
-      const grown = new Uint8Array(Math.max(need, this.buf.length * 2, FIRST_CAPACITY));
+      const first = this.used === 0 ? this.expected : 0;
+      const grown = new Uint8Array(Math.max(need, first, this.buf.length * 2, FIRST_CAPACITY));
       grown.set(this.buf.subarray(0, this.used));
       this.buf = grown;
     }

@@ -10,7 +10,7 @@
 // replaced; after MAX_RESTARTS deaths the pipeline counts on the main thread instead.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ExportLevel } from '../config/types.js';
 import { AppendFile } from '../export/artifact-file.js';
 import { recordLine } from '../export/records.js';
@@ -56,8 +56,7 @@ export interface PipelineOptions {
 /** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
 const MAX_BATCH = 256;
 const MAX_RESTARTS = 3;
-/** Written lines buffers kept to hand back to the workers, and the largest kept (a raw batch can be huge). */
-const MAX_SPARES = 4;
+/** The largest written lines buffer handed back to its worker (a raw batch's can be huge). */
 const MAX_SPARE_BYTES = 4 * 1024 * 1024;
 
 interface Batch {
@@ -70,6 +69,8 @@ interface Batch {
 
 interface Slot {
   worker: Worker;
+  /** Where written lines buffers go back to the worker, at once: it takes them before each batch. */
+  spares: MessagePort;
   inFlight: Set<Batch>;
   dead: boolean;
 }
@@ -114,6 +115,14 @@ function slim(rec: ProcessedRecord): void {
   rec.metric_input.trace = null;
 }
 
+const NO_STAMPS = new BigInt64Array(0);
+
+/** A work item as fail() needs it: its output texts and stamps are gone (see flush). */
+function lean(item: WorkItem): void {
+  item.tokenNs = NO_STAMPS;
+  item.texts = { input: item.texts.input, output: null, reasoning: null };
+}
+
 export class RecordPipeline {
   private readonly slots: Slot[] = [];
   /** Batches in submit order, written out from the head as they complete. */
@@ -127,8 +136,6 @@ export class RecordPipeline {
   private drained: (() => void) | null = null;
   /** Opened when the workers are ready (or at the first write): its existence says the run is on. */
   private stream: AppendFile | null = null;
-  /** Lines buffers already written, to be reused for later batches' lines. */
-  private readonly spares: ArrayBuffer[] = [];
   private readonly mainEnv: BatchEnv;
   /** Records written to records.jsonl so far. */
   written = 0;
@@ -208,6 +215,7 @@ export class RecordPipeline {
     const slots = this.slots.splice(0);
     for (const s of slots) s.dead = true;
     await Promise.all(slots.map((s) => s.worker.terminate()));
+    for (const s of slots) s.spares.close();
     this.file()?.close();
   }
 
@@ -240,20 +248,27 @@ export class RecordPipeline {
   }
 
   private spawn(crashAtBatch?: number): Slot {
+    const spares = new MessageChannel();
+    spares.port1.unref();
     const init: WorkerInit = {
       tokenizerPath: this.opts.tokenizerPath,
       convention: this.opts.convention,
       level: this.opts.file?.level ?? null,
       // The worker's lines are scrubbed of the same secrets as this thread's (src/secrets.ts).
       secrets: knownSecrets(),
+      spares: spares.port2,
       ...(crashAtBatch !== undefined ? { crashAtBatch } : {}),
       ...(this.opts.forceCounter ? { forceCounter: this.opts.forceCounter } : {}),
       ...(this.opts.server ? { server: this.opts.server } : {}),
     };
     // A small young generation: left to grow, a worker's reaches 32 MiB under 256-record batches, about
     // 24 MiB of RSS per 1,000 streams; at 6 MiB it costs no measurable CPU (records die young).
-    const worker = new Worker(workerPath(), { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 6 } });
-    const slot: Slot = { worker, inFlight: new Set(), dead: false };
+    const worker = new Worker(workerPath(), {
+      workerData: init,
+      transferList: [spares.port2],
+      resourceLimits: { maxYoungGenerationSizeMb: 6 },
+    });
+    const slot: Slot = { worker, spares: spares.port1, inFlight: new Set(), dead: false };
     this.starting.add(slot);
     worker.on('message', (msg: BatchResult | { initFailed: string } | { ready: true }) => {
       if ('ready' in msg) this.started(slot);
@@ -283,10 +298,12 @@ export class RecordPipeline {
     for (const s of live) if (s.inFlight.size < slot.inFlight.size) slot = s;
     b.worker = slot;
     slot.inFlight.add(b);
-    // Clones the items now; the batch keeps them for a fallback should the worker die. A spare is moved.
-    const spare = this.spares.pop();
-    if (spare) b.req.spare = spare;
-    slot.worker.postMessage(b.req, spare ? [spare] : []);
+    // Clones the items now; the batch keeps them for a fallback should the worker die.
+    slot.worker.postMessage(b.req);
+    // A started worker can only die now, and a dead worker's records become error records, which need
+    // neither the output texts nor the stamps: the batch lets them go, as they wait (often long, when
+    // the workers are behind: a run on one core keeps nearly every record until its end).
+    if (!this.starting.has(slot)) for (const item of b.req.items) lean(item);
     slot.worker.ref();
   }
 
@@ -391,14 +408,14 @@ export class RecordPipeline {
       const b = this.queue.shift() as Batch;
       const text = b.text as string | Uint8Array;
       this.file()?.write(text);
-      // The write was synchronous: the buffer is free (a batch's own, from processBatch).
-      if (
-        typeof text !== 'string' &&
-        text.buffer.byteLength > 0 &&
-        text.buffer.byteLength <= MAX_SPARE_BYTES &&
-        this.spares.length < MAX_SPARES
-      )
-        this.spares.push(text.buffer as ArrayBuffer);
+      // The write was synchronous: the buffer (a batch's own, from processBatch) goes back to be reused.
+      // Posted now, not with a later batch: when a worker is behind, batches are posted long before
+      // buffers come free, and each would have been made afresh.
+      const slot = b.worker;
+      if (typeof text !== 'string' && slot && !slot.dead && text.buffer.byteLength > 0 && text.buffer.byteLength <= MAX_SPARE_BYTES) {
+        const buf = text.buffer as ArrayBuffer;
+        slot.spares.postMessage(buf, [buf]);
+      }
       this.written += b.recs.length;
       this.waiting -= b.recs.length;
       // What the fallback needed is no longer kept.

@@ -1,6 +1,6 @@
 // A record worker: counts tokens, computes per-record metrics and serializes records.jsonl lines
 // for batches the main thread posts (run/record-pipeline.ts), so none of it delays sends or stamps.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { CONVENTION_NAMES, comparisonRegistry, registryFor, type ConventionChoice } from '../metrics/conventions.js';
 import { createTokenCounter } from '../tokenizer/count.js';
 import { ServerBatchCounter } from '../tokenizer/server-count.js';
@@ -15,6 +15,8 @@ export interface WorkerInit {
   level: ExportLevel | null;
   /** The run's secrets, scrubbed from every line this thread serializes (src/secrets.ts). */
   secrets: string[];
+  /** Written lines buffers coming back from the main thread, to write later batches' lines into. */
+  spares?: MessagePort;
   /** Test hook: throw on this batch (1-based), as a crashing worker would. */
   crashAtBatch?: number;
   /** Count with @huggingface/tokenizers even for a cl100k file. */
@@ -56,6 +58,19 @@ ready.catch((err: unknown) => {
   port.close();
 });
 
+/** Lines buffers kept for reuse: enough for the results in flight, the rest left to the GC. */
+const MAX_SPARES = 4;
+const spares: ArrayBuffer[] = [];
+init.spares?.unref();
+
+/** A written buffer to reuse, after taking in all that came back since the last batch. */
+function takeSpare(): ArrayBuffer | undefined {
+  for (let m = init.spares && receiveMessageOnPort(init.spares); m; m = receiveMessageOnPort(init.spares as MessagePort)) {
+    if (spares.length < MAX_SPARES) spares.push(m.message as ArrayBuffer);
+  }
+  return spares.pop();
+}
+
 let batches = 0;
 port.on('message', (req: BatchRequest) => {
   void ready.then(
@@ -68,7 +83,7 @@ port.on('message', (req: BatchRequest) => {
       const count = serverCounter
         ? await serverCounter.countBatch(req.items.map((i) => ({ texts: i.texts, usage: i.input.usage })))
         : env.count;
-      const res = processBatch(req, { ...env, count });
+      const res = processBatch(req, { ...env, count }, takeSpare());
       // Its columns and lines are moved, not copied: this thread keeps nothing of a batch.
       port.postMessage(res, transferables(res));
     },

@@ -32,4 +32,14 @@ describe('LineBuffer', () => {
     b.append('ok');
     expect(decode(b.bytes())).toBe('ok\n');
   });
+
+  it('makes its buffer once, at the size it expects the lines to take, rather than doubling up to it', () => {
+    const b = new LineBuffer(undefined, 300_000);
+    b.append('first');
+    const first = b.bytes().buffer;
+    expect(first.byteLength).toBeGreaterThanOrEqual(300_000);
+    for (let i = 0; i < 90; i++) b.append('y'.repeat(1000));
+    expect(b.bytes().buffer).toBe(first);
+    expect(b.bytes().byteLength).toBe(6 + 90 * 1001);
+  });
 });
