@@ -272,7 +272,7 @@ export class RecordPipeline {
     this.starting.add(slot);
     worker.on('message', (msg: BatchResult | { initFailed: string } | { ready: true }) => {
       if ('ready' in msg) this.started(slot);
-      else if ('initFailed' in msg) this.toMainThread();
+      else if ('initFailed' in msg) this.initFailed(slot);
       else this.onResult(slot, msg);
     });
     let why = 'exited';
@@ -370,19 +370,22 @@ export class RecordPipeline {
     if (was !== 'error') this.opts.onLateError?.(rec, was);
   }
 
-  /** Workers cannot load the tokenizer: every batch, those already sent too, is done on this thread. */
-  private toMainThread(): void {
-    const slots = this.slots.splice(0);
+  /**
+   * A worker that cannot load the tokenizer is dropped and its batches are done on this thread
+   * (whole: it never started, so flush kept all of them); a worker that did start goes on with its
+   * own, which this thread no longer could (flush let their texts go). None is started in its place:
+   * a tokenizer that does not load will not load in another; with no worker left, this thread counts.
+   */
+  private initFailed(slot: Slot): void {
+    slot.dead = true;
+    this.started(slot);
     this.restarts = MAX_RESTARTS;
-    const batches: Batch[] = [];
-    for (const s of slots) {
-      s.dead = true;
-      this.started(s);
-      batches.push(...s.inFlight);
-      s.inFlight.clear();
-      void s.worker.terminate();
-    }
-    for (const b of batches.sort((x, y) => x.req.id - y.req.id)) this.settle(b, processBatch(b.req, this.mainEnv));
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    const batches = [...slot.inFlight].sort((x, y) => x.req.id - y.req.id);
+    slot.inFlight.clear();
+    void slot.worker.terminate();
+    for (const b of batches) this.settle(b, processBatch(b.req, this.mainEnv));
   }
 
   private onDeath(slot: Slot, why: string): void {

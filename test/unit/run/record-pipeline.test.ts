@@ -1,6 +1,6 @@
 // The record pipeline against the main-thread path it replaces: the same lines, in the same order,
 // the same metrics; a crashing worker's records become error records and the rest go on.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +233,37 @@ describe('RecordPipeline', () => {
     const file = join(dir, 'fallback.jsonl');
     await throughPipeline(raws, pipelineOptions(file, 'records', { tokenizerPath: join(dir, 'missing-tokenizer.json') }));
     expect(lines(file)).toEqual(wantLines);
+  });
+
+  it('a replacement worker that cannot load the tokenizer: the run goes on, every record not lost exact', async () => {
+    // The tokenizer file goes away once the workers have started; a crash then starts replacements
+    // that cannot load it, so their batches are counted on this thread (whether the other worker still
+    // holds batches then depends on timing: either way no record may come out different).
+    const copy = join(dir, 'vanishing-tokenizer.json');
+    copyFileSync(tk.path, copy);
+    const raws = records(1600, 8);
+    const ref = processor();
+    const want = raws.map((raw) => recordLine(ref.process(structuredClone(raw)), 'records', displayUnitOf));
+    const file = join(dir, 'vanishing.jsonl');
+    const pipe = new RecordPipeline(pipelineOptions(file, 'records', { tokenizerPath: copy, crashAtBatch: 3 }));
+    await pipe.ready();
+    rmSync(copy);
+    const p = processor();
+    for (let i = 0; i < raws.length; i++) {
+      pipe.submit(p.prepare(raws[i]));
+      if (i % 97 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await pipe.close();
+    const got = lines(file);
+    expect(got).toHaveLength(want.length);
+    let lost = 0;
+    got.forEach((line, i) => {
+      const rec = JSON.parse(line) as { error: { type: string; message: string } | null };
+      if (rec.error?.type === '_OTHER' && /record worker died/.test(rec.error.message)) lost++;
+      else expect(line).toBe(want[i]);
+    });
+    expect(lost).toBeGreaterThan(0);
+    expect(lost).toBeLessThan(raws.length / 2);
   });
 
   it('reads the crash hook from SERVEBENCH_RECORD_WORKER_CRASH', () => {
