@@ -104,23 +104,25 @@ export interface HarnessReport {
   preconnect?: PreconnectResult;
   /**
    * The most finished records that waited at once for a record worker (token counts, metrics,
-   * their records.jsonl line): each holds memory until its batch settles, so a run whose workers
-   * fall behind grows; past RECORD_BACKLOG_WARN a warning says so.
+   * their records.jsonl line): each holds memory until its batch settles.
    */
   record_backlog_max?: number;
+  /**
+   * Records counted on the JS thread because the workers were the pipeline's bound behind
+   * (run/record-pipeline.ts RECORD_BACKLOG_MAX): memory stays bounded, and the sends slow instead.
+   */
+  records_counted_on_main?: number;
   thresholds: HarnessThresholds;
   warnings: string[];
 }
 
-/** Waiting records past which the run warns that its record workers fell behind (a few hundred MB). */
-export const RECORD_BACKLOG_WARN = 50_000;
-
-/** The record workers' backlog into the report, with a warning when they fell far behind. */
-export function noteRecordBacklog(report: HarnessReport, max: number, workers: number): void {
+/** The record workers' backlog into the report, with a warning when they fell so far behind that the JS thread counted. */
+export function noteRecordBacklog(report: HarnessReport, max: number, workers: number, countedOnMain = 0): void {
   report.record_backlog_max = max;
-  if (max > RECORD_BACKLOG_WARN)
+  report.records_counted_on_main = countedOnMain;
+  if (countedOnMain > 0)
     report.warnings.push(
-      `harness: up to ${max} finished records waited for the record workers (${workers}); they fell behind, and memory grew with the backlog (raise --record-workers, or --use-server-token-count)`,
+      `harness: the record workers (${workers}) fell behind (up to ${max} finished records waited): ${countedOnMain} records were counted on the JS thread to keep memory bounded, which slowed the sends (raise --record-workers, or --use-server-token-count)`,
     );
 }
 

@@ -46,12 +46,25 @@ export interface PipelineOptions {
   onSettled?(recs: readonly ProcessedRecord[]): void;
   /** A record settled as ok by dispatch that became an error here (its worker died). */
   onLateError?(rec: ProcessedRecord, was: RecordStatus): void;
+  /**
+   * Finished records that may wait for the workers (default RECORD_BACKLOG_MAX): past it, batches
+   * are counted on this thread until the backlog is back under it, so memory stays bounded when the
+   * workers cannot keep up; the time this takes slows the sends, as a saturated client must.
+   */
+  maxBacklog?: number;
   /** Test hook: each first-generation worker throws on this batch (1-based). */
   crashAtBatch?: number;
   forceCounter?: 'huggingface';
   /** --tokenizer server: workers count through the server's tokenize endpoint. */
   server?: TokenizeSpec;
 }
+
+/**
+ * Records at the workers at most, by default: about 12 KB each as they wait (a slimmed record, its
+ * work item and its clone), so some 400 MB. Runs that the workers keep up with never come near it
+ * (c=1,024 on one saturated core: at most about 10,000); it is the bound when they cannot keep up.
+ */
+export const RECORD_BACKLOG_MAX = 32_768;
 
 /** Records per batch at most; a batch also goes out at the end of each event-loop turn. */
 const MAX_BATCH = 256;
@@ -142,8 +155,14 @@ export class RecordPipeline {
   /** Records handed over and not yet settled, and the most there were at once. */
   private waiting = 0;
   maxWaiting = 0;
+  /** Records counted on this thread because the workers were RECORD_BACKLOG_MAX behind. */
+  countedHere = 0;
+  /** Records in batches posted to the workers and not back yet: what the bound is on. */
+  private posted = 0;
+  private readonly maxBacklog: number;
 
   constructor(private readonly opts: PipelineOptions) {
+    this.maxBacklog = opts.maxBacklog ?? RECORD_BACKLOG_MAX;
     this.mainEnv = { count: opts.count, registry: opts.registry, compareWith: opts.compareWith, level: opts.file?.level ?? null };
     for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn(opts.crashAtBatch));
   }
@@ -290,7 +309,11 @@ export class RecordPipeline {
     if (b === null) return;
     this.pending = null;
     const live = this.slots.filter((s) => !s.dead);
-    if (live.length === 0) {
+    // Over the bound, the batch is done here, now: its records are then final and small (their line
+    // and metrics), and no more work piles up behind the workers until they have caught up.
+    const behind = this.posted >= this.maxBacklog;
+    if (behind) this.countedHere += b.recs.length;
+    if (live.length === 0 || behind) {
       this.settle(b, processBatch(b.req, this.mainEnv));
       return;
     }
@@ -300,6 +323,7 @@ export class RecordPipeline {
     slot.inFlight.add(b);
     // Clones the items now; the batch keeps them for a fallback should the worker die.
     slot.worker.postMessage(b.req);
+    this.posted += b.recs.length;
     // A started worker can only die now, and a dead worker's records become error records, which need
     // neither the output texts nor the stamps: the batch lets them go, as they wait (often long, when
     // the workers are behind: a run on one core keeps nearly every record until its end).
@@ -317,6 +341,7 @@ export class RecordPipeline {
 
   /** Counts and metrics into the records; a failed item becomes an error record. */
   private settle(b: Batch, res: BatchResult): void {
+    if (b.worker !== null) this.posted -= b.recs.length;
     const failed = new Map(res.failures.map((f) => [f.index, f.message] as const));
     const counts = res.counts;
     // Each record reads its metrics from the batch's columns (no Map per record: see RecordMetrics).
@@ -399,6 +424,7 @@ export class RecordPipeline {
       }
     }
     for (const b of [...slot.inFlight].sort((x, y) => x.req.id - y.req.id)) {
+      this.posted -= b.recs.length;
       b.req.items.forEach((item, k) => this.fail(b.recs[k], item, `${why} (its records are lost)`));
       b.text = this.linesOf(b);
     }

@@ -233,7 +233,7 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
     harnessReport = harness.finish();
     if (preconnected) harnessReport.preconnect = preconnected;
     // Every record has been handed over by now: the backlog's peak is known.
-    noteRecordBacklog(harnessReport, pipeline.maxWaiting, cfg.record_workers);
+    noteRecordBacklog(harnessReport, pipeline.maxWaiting, cfg.record_workers, pipeline.countedHere);
     for (const w of harnessReport.warnings) env.log(w);
     await close();
     await serverMetrics?.stop();

@@ -266,6 +266,23 @@ describe('RecordPipeline', () => {
     expect(lost).toBeLessThan(raws.length / 2);
   });
 
+  it('counts on this thread past the backlog bound, and writes the same lines in the same order', async () => {
+    const raws = records(3000, 9);
+    const ref = processor();
+    const want = raws.map((raw) => recordLine(ref.process(structuredClone(raw)), 'records', displayUnitOf));
+    const file = join(dir, 'bounded.jsonl');
+    const pipe = new RecordPipeline(pipelineOptions(file, 'records', { workers: 1, maxBacklog: 600 }));
+    await pipe.ready();
+    const p = processor();
+    // No turn of the event loop between submits: nothing settles, so the backlog only grows.
+    for (const raw of raws) pipe.submit(p.prepare(raw));
+    await pipe.close();
+    expect(lines(file)).toEqual(want);
+    // Batches of 256 go to the worker until 600 wait; every later one is done here.
+    expect(pipe.countedHere).toBe(3000 - 768);
+    expect(pipe.maxWaiting).toBe(3000);
+  });
+
   it('reads the crash hook from SERVEBENCH_RECORD_WORKER_CRASH', () => {
     expect(recordWorkerCrashHook({ SERVEBENCH_RECORD_WORKER_CRASH: '3' })).toBe(3);
     expect(recordWorkerCrashHook({ SERVEBENCH_RECORD_WORKER_CRASH: 'x' })).toBeUndefined();
