@@ -65,9 +65,10 @@ init.spares?.unref();
 
 /** A written buffer to reuse, after taking in all that came back since the last batch. */
 function takeSpare(): ArrayBuffer | undefined {
-  for (let m = init.spares && receiveMessageOnPort(init.spares); m; m = receiveMessageOnPort(init.spares as MessagePort)) {
-    if (spares.length < MAX_SPARES) spares.push(m.message as ArrayBuffer);
-  }
+  const port = init.spares;
+  if (port)
+    for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port))
+      if (spares.length < MAX_SPARES) spares.push(m.message as ArrayBuffer);
   return spares.pop();
 }
 
