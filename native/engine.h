@@ -55,6 +55,11 @@ struct EngineOptions {
   // recv that drains a socket costs an ACK/window update in the kernel). 0: read eagerly. Stamps
   // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay_*).
   int64_t read_coalesce_ns = 0;
+  // Kernel receive stamps (--kernel-stamps, plain TCP on Linux): each read's bytes carry the time the
+  // kernel queued them (SO_TIMESTAMPING, software receive), not when this thread got to recv(), so a
+  // thread that waited for a CPU or slept to coalesce does not move the stamps. A read without one
+  // falls back to the recv-return stamp.
+  bool kernel_stamps = true;
   // SSE payloads decoded on the I/O thread (sse_decode.h); null: every payload goes back as a string.
   std::shared_ptr<const DecodeSpec> decode;
   // With `decode`: keep every payload string too (--export-level raw writes them).
@@ -130,7 +135,14 @@ struct EngineStats {
   int64_t read_delay_p50_ns = 0;
   int64_t read_delay_p99_ns = 0;
   int64_t read_delay_max_ns = 0;
-  uint64_t coalesce_sleeps = 0;           // times a thread held off its next look (read coalescing)
+  uint64_t coalesce_sleeps = 0;  // times a thread held off its next look (read coalescing)
+  // Reads stamped with the kernel's receive time, and per such read recv() return − that time: how
+  // late the client read, a delay the stamps no longer carry.
+  uint64_t kernel_stamped_reads = 0;
+  double arrival_lag_mean_ns = 0;
+  int64_t arrival_lag_p50_ns = 0;
+  int64_t arrival_lag_p99_ns = 0;
+  int64_t arrival_lag_max_ns = 0;
   uint64_t tls_handshakes = 0;            // TLS handshakes completed
   uint64_t tls_resumed = 0;               // of which resumed a cached session
   uint64_t connections_warming = 0;       // asked for by Preconnect and not yet up (or failed)

@@ -1,7 +1,7 @@
 // The JS binding of the native stream engine: class Engine.
 //
 //   new Engine({address, port, threads, maxConnections, maxResponseBytes, maxEventBytes, priority,
-//               readCoalesceUs, decode, keepPayloads,
+//               readCoalesceUs, kernelStamps, decode, keepPayloads,
 //               tls: {servername, verify, caFile, extraCaFile, systemCaFile, certFile, keyFile}}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.preconnect(n) / engine.close() / engine.stats()
@@ -124,6 +124,11 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     opts.max_response_bytes = static_cast<size_t>(IntOption(env, o, "maxResponseBytes", 64 << 20, 1, 1 << 30));
     opts.max_event_bytes = static_cast<size_t>(IntOption(env, o, "maxEventBytes", 16 << 20, 1, 1 << 30));
     opts.read_coalesce_ns = static_cast<int64_t>(IntOption(env, o, "readCoalesceUs", 0, 0, 10000)) * 1000;
+    Napi::Value kstamps = o.Get("kernelStamps");
+    if (!kstamps.IsUndefined()) {
+      if (!kstamps.IsBoolean()) ThrowBadArg(env, "Engine: options.kernelStamps must be a boolean");
+      opts.kernel_stamps = kstamps.As<Napi::Boolean>().Value();
+    }
     Napi::Value decode = o.Get("decode");
     if (!decode.IsUndefined() && !decode.IsNull()) opts.decode = CompileDecodeSpec(env, decode);
     Napi::Value keep = o.Get("keepPayloads");
@@ -355,6 +360,11 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("read_delay_p99_ns", static_cast<double>(st.read_delay_p99_ns));
     o.Set("read_delay_max_ns", static_cast<double>(st.read_delay_max_ns));
     o.Set("coalesce_sleeps", static_cast<double>(st.coalesce_sleeps));
+    o.Set("kernel_stamped_reads", static_cast<double>(st.kernel_stamped_reads));
+    o.Set("arrival_lag_mean_ns", st.arrival_lag_mean_ns);
+    o.Set("arrival_lag_p50_ns", static_cast<double>(st.arrival_lag_p50_ns));
+    o.Set("arrival_lag_p99_ns", static_cast<double>(st.arrival_lag_p99_ns));
+    o.Set("arrival_lag_max_ns", static_cast<double>(st.arrival_lag_max_ns));
     o.Set("tls_handshakes", static_cast<double>(st.tls_handshakes));
     o.Set("tls_resumed", static_cast<double>(st.tls_resumed));
     o.Set("connections_warming", static_cast<double>(st.connections_warming));

@@ -1,10 +1,13 @@
 // The connection half of an engine I/O thread: opening sockets, writing requests, reading and
-// parsing responses (each read stamped right after recv() returns), keep-alive reuse and retry.
+// parsing responses (each read stamped with the kernel's receive time, else right after recv()
+// returns), keep-alive reuse and retry.
 #include <errno.h>
+#include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -36,6 +39,28 @@ const char* ErrName(int e) {
   }
 }
 
+// SCM_TIMESTAMPING's payload: [0] is the software stamp (CLOCK_REALTIME), [1] and [2] hardware.
+struct TimestampingPayload {
+  timespec ts[3];
+};
+
+// The software receive stamp a recvmsg() came with (CLOCK_REALTIME ns), or 0.
+int64_t ReceiveStamp(msghdr* msg) {
+  for (cmsghdr* cm = CMSG_FIRSTHDR(msg); cm != nullptr; cm = CMSG_NXTHDR(msg, cm)) {
+    if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPING) continue;
+    TimestampingPayload t;
+    std::memcpy(&t, CMSG_DATA(cm), sizeof t);
+    return static_cast<int64_t>(t.ts[0].tv_sec) * 1000000000LL + t.ts[0].tv_nsec;
+  }
+  return 0;
+}
+
+int64_t RealtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
 }  // namespace
 
 std::string EngineSysError(const char* what, int e) {
@@ -54,6 +79,10 @@ Conn* IoLoop::OpenConn(Req* r, int64_t now) {
   }
   const int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  // TLS reads go through OpenSSL's socket BIO (plain read()), which cannot take the stamp.
+  const unsigned stamping = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+  const bool kernel_stamps = options_.kernel_stamps && !options_.tls &&
+                             setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &stamping, sizeof stamping) == 0;
   const int64_t connect_start = EngineClockNs();
   const int rc = connect(fd, reinterpret_cast<const sockaddr*>(&options_.addr), options_.addr_len);
   if (rc < 0 && errno != EINPROGRESS) {
@@ -63,6 +92,7 @@ Conn* IoLoop::OpenConn(Req* r, int64_t now) {
     return nullptr;
   }
   Conn* c = new Conn(fd);
+  c->kernel_stamps = kernel_stamps;
   if (r == nullptr) {
     c->warm_idx = static_cast<int>(warming_conns_.size());
     warming_conns_.push_back(c);
@@ -158,6 +188,8 @@ void IoLoop::TryWrite(Conn* c, int64_t now) {
   EngineRecord& rec = r->rec;
   if (r->written == 0) {
     rec.send_start_ns = EngineClockNs();
+    // No byte of the response can have arrived before its request was sent.
+    c->last_stamp = std::max(c->last_stamp, rec.send_start_ns);
     rec.reused = c->reused;
     rec.connect_start_ns = c->reused ? 0 : c->connect_start_ns;
     rec.connect_end_ns = c->reused ? 0 : c->connect_end_ns;
@@ -231,13 +263,44 @@ void IoLoop::OnConnEvent(Conn* c, uint32_t events, int64_t now) {
 
 // One read: recv(), or SSL_read() on TLS connections. >0 bytes, 0 at the end of the stream, −1 with
 // *err an errno value (EAGAIN: nothing now), −2 with *tls_error set (a TLS protocol failure).
-ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error) {
-  if (c->ssl == nullptr) {
+// *arrival_real: the kernel's receive stamp of the bytes (CLOCK_REALTIME ns), 0 when none.
+ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error, int64_t* arrival_real) {
+  *arrival_real = 0;
+  if (c->ssl != nullptr) return TlsReadSome(c->ssl, buf_.data(), buf_.size(), err, tls_error);
+  if (!c->kernel_stamps) {
     const ssize_t n = recv(c->fd, buf_.data(), buf_.size(), 0);
     if (n < 0) *err = errno;
     return n;
   }
-  return TlsReadSome(c->ssl, buf_.data(), buf_.size(), err, tls_error);
+  iovec iov{buf_.data(), buf_.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(TimestampingPayload))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  const ssize_t n = recvmsg(c->fd, &msg, 0);
+  if (n < 0) {
+    *err = errno;
+    return n;
+  }
+  // TCP reports the stamp of the newest segment read (coalesced segments keep the later one).
+  *arrival_real = ReceiveStamp(&msg);
+  return n;
+}
+
+// The stamp a read's bytes carry: the kernel's receive time where there is one, on this thread's
+// clock, kept within [the connection's last stamp, recv() return] (a CLOCK_REALTIME step cannot
+// move it outside); else the recv() return.
+int64_t IoLoop::ReadStamp(Conn* c, int64_t returned, int64_t arrival_real) {
+  int64_t at = returned;
+  if (arrival_real > 0) {
+    at = std::min(returned, arrival_real - (RealtimeNs() - returned));
+    arrival_lag_.Add(returned - at);
+  }
+  at = std::max(at, c->last_stamp);
+  c->last_stamp = at;
+  return at;
 }
 
 void IoLoop::OnReadable(Conn* c) {
@@ -245,15 +308,17 @@ void IoLoop::OnReadable(Conn* c) {
   for (int round = 0; c->ssl != nullptr ? TlsKeepReading(c->ssl, round) : round < 4; ++round) {
     int read_err = 0;
     std::string tls_error;
-    const ssize_t n = ReadSome(c, &read_err, &tls_error);
-    // The stamp every byte of this read carries: taken right after recv()/SSL_read() returned
-    // (decrypted) bytes, before any parsing.
-    const int64_t stamp = EngineClockNs();
+    int64_t arrival_real = 0;
+    const ssize_t n = ReadSome(c, &read_err, &tls_error, &arrival_real);
+    // When recv()/SSL_read() returned (decrypted) bytes, before any parsing.
+    const int64_t returned = EngineClockNs();
+    // The stamp every byte of this read carries (ReadStamp).
+    const int64_t stamp = n > 0 ? ReadStamp(c, returned, arrival_real) : returned;
     Req* r = c->req;
     if (n > 0) {
       // One writer: a plain store, not a locked add, on the per-read path.
       reads_.store(reads_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      read_delay_.Add(stamp - look_ns_);
+      read_delay_.Add(returned - look_ns_);
       if (r == nullptr) {
         CloseConn(c);  // bytes on an idle connection: it cannot be trusted
         return;

@@ -52,7 +52,9 @@ struct Conn final : Http1Handler {
   int idle_idx = -1;  // position in the idle pool
   int64_t connect_start_ns = 0;
   int64_t connect_end_ns = 0;
-  int warm_idx = -1;  // position among the preconnects not yet up (-1: not one)
+  int warm_idx = -1;           // position among the preconnects not yet up (-1: not one)
+  bool kernel_stamps = false;  // SO_TIMESTAMPING is on: reads come with the kernel's receive time
+  int64_t last_stamp = 0;      // the last stamp its bytes carried (stamps never go back)
 
   void OnHead(int status) override {
     if (req) req->OnHead(status);
@@ -80,6 +82,7 @@ class IoLoop {
   void PostPreconnect(int n);
   void AddStats(EngineStats* s) const;
   const ReadDelayHist* read_delay() const { return &read_delay_; }
+  const ReadDelayHist* arrival_lag() const { return &arrival_lag_; }
   // Requests handed to this loop and not yet finished (Engine::Submit balances on it).
   int64_t load() const { return assigned_.load(std::memory_order_relaxed); }
 
@@ -93,7 +96,8 @@ class IoLoop {
   void Attach(Conn* c, Req* r);
   void Connected(Conn* c, int64_t now);
   void Handshake(Conn* c, int64_t now);
-  ssize_t ReadSome(Conn* c, int* err, std::string* tls_error);
+  ssize_t ReadSome(Conn* c, int* err, std::string* tls_error, int64_t* arrival_real);
+  int64_t ReadStamp(Conn* c, int64_t returned, int64_t arrival_real);
   void TryWrite(Conn* c, int64_t now);
   void OnConnEvent(Conn* c, uint32_t events, int64_t now);
   void OnReadable(Conn* c);
@@ -153,6 +157,7 @@ class IoLoop {
   // of epoll_wait. A read's delay is its stamp minus this.
   int64_t look_ns_ = 0;
   ReadDelayHist read_delay_;
+  ReadDelayHist arrival_lag_;
 
   // Counters (read by other threads).
   std::atomic<uint64_t> started_{0}, completed_{0}, opened_{0}, live_conns_{0}, live_reqs_{0}, reads_{0}, polls_{0},

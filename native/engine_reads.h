@@ -1,6 +1,7 @@
-// Read-delay accounting of an engine I/O thread: per read, its stamp minus the moment the loop
-// could first have read (see EngineStats::read_delay_*). Written by the loop thread only, read by
-// any thread for stats(): relaxed atomics, one writer, so no locked instructions on the hot path.
+// Delay accounting of an engine I/O thread, per read: its stamp minus the moment the loop could
+// first have read (EngineStats::read_delay_*), and recv() return minus the kernel's receive stamp
+// (EngineStats::arrival_lag_*). Written by the loop thread only, read by any thread for stats():
+// relaxed atomics, one writer, so no locked instructions on the hot path.
 #pragma once
 
 #include <atomic>
@@ -27,9 +28,16 @@ class ReadDelayHist {
   }
   void CountSleep() { Bump(sleeps_, 1); }
 
-  // Merges every thread's histogram into the stats (percentiles at the bucket's upper edge).
+  struct Summary {
+    uint64_t count = 0;
+    double mean_ns = 0;
+    int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
+    uint64_t sleeps = 0;
+  };
+
+  // Merges every thread's histogram (percentiles at the bucket's upper edge).
   template <typename Range>
-  static void Summarize(const Range& hists, EngineStats* s) {
+  static Summary Summarize(const Range& hists) {
     uint64_t counts[kBuckets] = {};
     uint64_t n = 0, sum = 0, max = 0, sleeps = 0;
     for (const ReadDelayHist* h : hists) {
@@ -40,12 +48,14 @@ class ReadDelayHist {
       if (m > max) max = m;
       sleeps += h->sleeps_.load(std::memory_order_relaxed);
     }
-    s->read_delay_count = n;
-    s->read_delay_mean_ns = n ? static_cast<double>(sum) / static_cast<double>(n) : 0;
-    s->read_delay_max_ns = static_cast<int64_t>(max);
-    s->read_delay_p50_ns = Quantile(counts, n, 0.5, max);
-    s->read_delay_p99_ns = Quantile(counts, n, 0.99, max);
-    s->coalesce_sleeps = sleeps;
+    Summary s;
+    s.count = n;
+    s.mean_ns = n ? static_cast<double>(sum) / static_cast<double>(n) : 0;
+    s.max_ns = static_cast<int64_t>(max);
+    s.p50_ns = Quantile(counts, n, 0.5, max);
+    s.p99_ns = Quantile(counts, n, 0.99, max);
+    s.sleeps = sleeps;
+    return s;
   }
 
  private:

@@ -55,6 +55,7 @@ export interface EngineOptions {
    * the kernel sends fewer ACKs). Stamps are still taken when recv() returns.
    */
   readCoalesceUs?: number;
+  kernelStamps?: boolean;
   /** Decode SSE payloads on the I/O threads (native/sse_decode.h): EngineBatch.decoded. */
   decode?: DecodeSpec;
   /** With `decode`: every payload string comes back too (else only the tail left to TS). */
@@ -170,6 +171,15 @@ export interface NativeEngine {
     read_delay_max_ns: number;
     /** Times an I/O thread held off its next look at its sockets (read coalescing). */
     coalesce_sleeps: number;
+    /**
+     * Reads stamped with the kernel's receive time (kernelStamps), and per such read recv() return −
+     * that time: how late the client read, which those stamps do not carry. Same percentile precision.
+     */
+    kernel_stamped_reads: number;
+    arrival_lag_mean_ns: number;
+    arrival_lag_p50_ns: number;
+    arrival_lag_p99_ns: number;
+    arrival_lag_max_ns: number;
     /** TLS handshakes completed, and how many of them resumed a cached session. */
     tls_handshakes: number;
     tls_resumed: number;

@@ -99,7 +99,14 @@ export const profileOptions: Record<string, Options> = {
   'read-coalesce-us': {
     type: 'number',
     group: G_LOAD,
-    describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; stamps stay recv-time, the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
+    describe: `native engine: after a read, wait up to this many µs (0-${MAX_READ_COALESCE_US}) before looking at the sockets again, so each recv takes more bytes at less kernel cost; the added delay is reported in harness (default ${DEFAULTS.read_coalesce_us}, 0: eager)`,
+  },
+  'kernel-stamps': {
+    type: 'boolean',
+    group: G_LOAD,
+    describe:
+      "native engine, http:// on Linux: stamp each read's bytes with the time the kernel received them (SO_TIMESTAMPING), so a client that reads late does not shift TTFT and ITL; how late it read is in harness.reads.arrival_lag_us; --no-kernel-stamps: stamp when recv() returns (default on)",
+    default: undefined,
   },
   preconnect: {
     type: 'boolean',

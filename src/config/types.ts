@@ -149,6 +149,11 @@ export interface RunConfig {
   readonly read_coalesce_us: number;
   /** --preconnect (default on): the native engine opens the run's connections before the first request. */
   readonly preconnect: boolean;
+  /**
+   * --kernel-stamps (default on): native engine reads over plain TCP carry the kernel's receive time
+   * (SO_TIMESTAMPING) rather than the recv() return.
+   */
+  readonly kernel_stamps: boolean;
   /** --max-response-bytes: a response body past this ends as a parse_error record. */
   readonly max_response_bytes: number;
   /** --max-event-bytes: one SSE event past this ends its request as a parse_error record. */

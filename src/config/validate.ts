@@ -79,6 +79,7 @@ export interface ProfileFlags
   'transport-threads'?: number;
   'read-coalesce-us'?: number;
   preconnect?: boolean;
+  'kernel-stamps'?: boolean;
   'max-response-bytes'?: number;
   'max-event-bytes'?: number;
   'record-workers'?: number;
@@ -147,12 +148,15 @@ export function resolveArtifactDir(cfg: RunConfig, now: Date): string {
   return path.join('artifacts', `${safeModel}-${cfg.endpoint_type}-${mode}-${timestamp(now)}`);
 }
 
-/** --transport, --transport-threads, --read-coalesce-us, --preconnect; native with a URL it cannot serve is bad input (transport/select.ts). */
+/** --transport, --transport-threads, --read-coalesce-us, --preconnect, --kernel-stamps; native with a URL it cannot serve is bad input (transport/select.ts). */
 function transportSettings(
   f: ProfileFlags,
   urls: readonly string[],
   env: NodeJS.ProcessEnv,
-): Pick<RunConfig, 'transport' | 'transport_threads' | 'read_coalesce_us' | 'preconnect' | 'max_response_bytes' | 'max_event_bytes'> {
+): Pick<
+  RunConfig,
+  'transport' | 'transport_threads' | 'read_coalesce_us' | 'preconnect' | 'kernel_stamps' | 'max_response_bytes' | 'max_event_bytes'
+> {
   const transport = oneOf('transport', f.transport, TRANSPORT_KINDS, DEFAULTS.transport);
   const transport_threads = intAtLeast('transport-threads', f['transport-threads'], 1, DEFAULTS.transport_threads);
   if (transport_threads > 64) bad('transport-threads', `must be at most 64, got ${transport_threads}`);
@@ -164,7 +168,8 @@ function transportSettings(
   if (max_event_bytes > max_response_bytes)
     bad('max-event-bytes', `must be at most --max-response-bytes (${max_response_bytes}), got ${max_event_bytes}`);
   const preconnect = f.preconnect ?? DEFAULTS.preconnect;
-  return { transport, transport_threads, read_coalesce_us, preconnect, max_response_bytes, max_event_bytes };
+  const kernel_stamps = f['kernel-stamps'] ?? DEFAULTS.kernel_stamps;
+  return { transport, transport_threads, read_coalesce_us, preconnect, kernel_stamps, max_response_bytes, max_event_bytes };
 }
 
 /** --max-response-bytes, --max-event-bytes: an integer number of bytes within [MIN_SIZE_CAP, MAX_SIZE_CAP]. */

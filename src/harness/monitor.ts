@@ -80,7 +80,10 @@ export interface HarnessReport {
   /**
    * Native engine only, over the whole run: the configured read-coalescing window, reads per SSE
    * event, and per read its stamp − when the I/O thread could first have read it (the start of a
-   * coalescing sleep, else the return of epoll_wait), µs: the delay coalescing added to stamps.
+   * coalescing sleep, else the return of epoll_wait), µs: how long the I/O thread held off.
+   * With kernel receive stamps, arrival_lag_us is per such read recv() return − the kernel's receive
+   * time: how late the client read (waiting for a CPU, coalescing), a delay its stamps do not carry;
+   * stamp_source says which stamps the chunks got ('kernel': every read had one, 'mixed', 'read').
    */
   reads?: {
     coalesce_window_us: number;
@@ -91,6 +94,8 @@ export interface HarnessReport {
     polls_per_event: number | null;
     coalesce_sleeps: number;
     read_delay_us: { mean: number; p50: number; p99: number; max: number; count: number };
+    stamp_source: 'kernel' | 'mixed' | 'read';
+    arrival_lag_us: { mean: number; p50: number; p99: number; max: number; count: number } | null;
   };
   /**
    * Requests sent a second time because the server closed their kept-alive connection before one
@@ -253,6 +258,7 @@ export class HarnessMonitor {
 function readsReport(windowUs: number, s: Record<string, unknown>, events: number): NonNullable<HarnessReport['reads']> {
   const num = (k: string) => (typeof s[k] === 'number' ? s[k] : 0);
   const reads = num('reads');
+  const kernel = num('kernel_stamped_reads');
   return {
     coalesce_window_us: windowUs,
     reads,
@@ -267,6 +273,17 @@ function readsReport(windowUs: number, s: Record<string, unknown>, events: numbe
       max: num('read_delay_max_ns') / 1e3,
       count: num('read_delay_count'),
     },
+    stamp_source: kernel === 0 ? 'read' : kernel >= reads ? 'kernel' : 'mixed',
+    arrival_lag_us:
+      kernel === 0
+        ? null
+        : {
+            mean: num('arrival_lag_mean_ns') / 1e3,
+            p50: num('arrival_lag_p50_ns') / 1e3,
+            p99: num('arrival_lag_p99_ns') / 1e3,
+            max: num('arrival_lag_max_ns') / 1e3,
+            count: kernel,
+          },
   };
 }
 

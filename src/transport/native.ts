@@ -25,6 +25,8 @@ export interface NativeTransportOptions {
   priority?: 'normal' | 'raised' | 'realtime';
   /** --read-coalesce-us: hold-off between looks at the sockets after a read, µs (0: eager). */
   readCoalesceUs?: number;
+  /** --kernel-stamps: plain-TCP reads carry the kernel's receive time (default true; Linux). */
+  kernelStamps?: boolean;
   /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes (the engine's defaults when absent). */
@@ -104,6 +106,7 @@ export class NativeTransport implements Transport {
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
             readCoalesceUs: opts.readCoalesceUs ?? 0,
+            kernelStamps: opts.kernelStamps ?? true,
             ...(opts.limits ? { maxResponseBytes: opts.limits.maxResponseBytes, maxEventBytes: opts.limits.maxEventBytes } : {}),
             ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
             ...(opts.tls ? { tls: opts.tls } : {}),

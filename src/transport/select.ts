@@ -26,6 +26,8 @@ export interface TransportSettings {
   threads: number;
   /** --read-coalesce-us: the native engine's read coalescing window (0: eager). */
   readCoalesceUs?: number;
+  /** --kernel-stamps: the native engine stamps plain-TCP reads with the kernel's receive time (default true). */
+  kernelStamps?: boolean;
   /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
@@ -184,6 +186,7 @@ export async function createTransport(
       address,
       threads: settings.threads,
       readCoalesceUs: settings.readCoalesceUs ?? 0,
+      kernelStamps: settings.kernelStamps ?? true,
       tls: new URL(settings.baseUrl).protocol === 'https:' ? engineTls(new URL(settings.baseUrl), common.tls, env) : undefined,
     }),
     choice,
@@ -193,7 +196,7 @@ export async function createTransport(
 /** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */
 export async function openTransport(
   cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> &
-    Partial<Pick<RunConfig, 'read_coalesce_us' | 'max_response_bytes' | 'max_event_bytes' | 'tls'>>,
+    Partial<Pick<RunConfig, 'read_coalesce_us' | 'kernel_stamps' | 'max_response_bytes' | 'max_event_bytes' | 'tls'>>,
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
@@ -207,6 +210,7 @@ export async function openTransport(
     requestTimeoutMs: capWaitMs(cfg.request_timeout_s * 1000),
     threads: cfg.transport_threads ?? 1,
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
+    kernelStamps: cfg.kernel_stamps ?? true,
     limits: {
       maxResponseBytes: cfg.max_response_bytes ?? DEFAULTS.max_response_bytes,
       maxEventBytes: cfg.max_event_bytes ?? DEFAULTS.max_event_bytes,

@@ -22,3 +22,11 @@ describe('--read-coalesce-us', () => {
     expect(run).toThrow(msg);
   });
 });
+
+describe('--kernel-stamps', () => {
+  it('is on by default, and --no-kernel-stamps turns it off', () => {
+    expect(DEFAULTS.kernel_stamps).toBe(true);
+    expect(buildRunConfig({}, {}).kernel_stamps).toBe(true);
+    expect(buildRunConfig({ 'kernel-stamps': false }, {}).kernel_stamps).toBe(false);
+  });
+});
