@@ -28,6 +28,8 @@ export interface HarnessThresholds {
   dispatch_delay_p99_ms: number;
   /** Share of the time the JS thread was busy (0..1). */
   event_loop_utilization: number;
+  /** Native, kernel stamps: arrival lag p99, ms (how late the I/O threads read after bytes arrived). */
+  arrival_lag_p99_ms: number;
 }
 
 export const DEFAULT_HARNESS_THRESHOLDS: Readonly<HarnessThresholds> = Object.freeze({
@@ -35,6 +37,7 @@ export const DEFAULT_HARNESS_THRESHOLDS: Readonly<HarnessThresholds> = Object.fr
   send_schedule_lag_p99_ms: 10,
   dispatch_delay_p99_ms: 10,
   event_loop_utilization: 0.9,
+  arrival_lag_p99_ms: 5,
 });
 
 export interface DelayStats {
@@ -315,6 +318,12 @@ export function harnessWarnings(r: HarnessReport): string[] {
   const d = r.dispatch_delay_ms;
   if (d && d.p99 > t.dispatch_delay_p99_ms) {
     out.push(`harness: requests waited between their credit and the transport (dispatch delay p99 ${ms(d.p99)}, max ${ms(d.max)})`);
+  }
+  const arrival = r.reads?.arrival_lag_us;
+  if (arrival && arrival.p99 / 1e3 > t.arrival_lag_p99_ms) {
+    out.push(
+      `harness: the engine read p99 ${ms(arrival.p99 / 1e3)} after the bytes arrived (max ${ms(arrival.max / 1e3)}); each read keeps the kernel's arrival stamp, but events of one stream that queued in that time share the later one, so gaps shorter than that are not resolved (more cores, or --transport-threads N, let it read sooner)`,
+    );
   }
   return out;
 }

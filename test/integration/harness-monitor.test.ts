@@ -106,4 +106,25 @@ describe('harnessWarnings', () => {
     expect(w[1]).toMatch(/behind their schedule \(lag p99 25 ms, max 30 ms\)/);
     expect(w[2]).toMatch(/dispatch delay p99 11 ms/);
   });
+
+  it('warns when the engine read late after the bytes arrived (kernel stamps), and only past the threshold', () => {
+    const reads = (p99Us: number): HarnessReport['reads'] => ({
+      coalesce_window_us: 0,
+      reads: 100,
+      events: 100,
+      reads_per_event: 1,
+      polls_per_event: 0.5,
+      coalesce_sleeps: 0,
+      read_delay_us: { mean: 1, p50: 1, p99: 2, max: 3, count: 100 },
+      stamp_source: 'kernel',
+      arrival_lag_us: { mean: 100, p50: 50, p99: p99Us, max: 2 * p99Us, count: 100 },
+    });
+    const native = { transport: 'native', stamps_taken_on: 'io_thread' } as const;
+    expect(harnessWarnings(base({ ...native, reads: reads(4_000) }))).toEqual([]);
+    const [w, ...rest] = harnessWarnings(base({ ...native, reads: reads(8_000) }));
+    expect(rest).toEqual([]);
+    expect(w).toMatch(/read p99 8\.00 ms after the bytes arrived \(max 16 ms\).*share the later one/);
+    // recv-return stamps: no arrival lag is known, so nothing is said of it.
+    expect(harnessWarnings(base({ ...native, reads: { ...reads(8_000)!, stamp_source: 'read', arrival_lag_us: null } }))).toEqual([]);
+  });
 });
