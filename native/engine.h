@@ -55,11 +55,11 @@ struct EngineOptions {
   // recv that drains a socket costs an ACK/window update in the kernel). 0: read eagerly. Stamps
   // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay_*).
   int64_t read_coalesce_ns = 0;
-  // Kernel receive stamps (--kernel-stamps, plain TCP on Linux): each read's bytes carry the time the
+  // Kernel receive stamps (--kernel-stamps, off by default; plain TCP on Linux): each read's bytes carry the time the
   // kernel queued them (SO_TIMESTAMPING, software receive), not when this thread got to recv(), so a
   // thread that waited for a CPU or slept to coalesce does not move the stamps. A read without one
   // falls back to the recv-return stamp.
-  bool kernel_stamps = true;
+  bool kernel_stamps = false;
   // SSE payloads decoded on the I/O thread (sse_decode.h); null: every payload goes back as a string.
   std::shared_ptr<const DecodeSpec> decode;
   // With `decode`: keep every payload string too (--export-level raw writes them).

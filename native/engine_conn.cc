@@ -55,12 +55,6 @@ int64_t ReceiveStamp(msghdr* msg) {
   return 0;
 }
 
-int64_t RealtimeNs() {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
-}
-
 }  // namespace
 
 std::string EngineSysError(const char* what, int e) {
@@ -295,7 +289,7 @@ ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error, int64_t* arr
 int64_t IoLoop::ReadStamp(Conn* c, int64_t returned, int64_t arrival_real) {
   int64_t at = returned;
   if (arrival_real > 0) {
-    at = std::min(returned, arrival_real - (RealtimeNs() - returned));
+    at = std::min(returned, arrival_real - realtime_offset_);
     arrival_lag_.Add(returned - at);
   }
   at = std::max(at, c->last_stamp);

@@ -33,6 +33,7 @@ char kTimerTag;
 
 IoLoop::IoLoop(Engine* engine, const EngineOptions& options, int max_connections)
     : engine_(engine), options_(options), max_conns_(max_connections), buf_(kReadBuffer) {
+  kernel_stamps_ = options_.kernel_stamps && !options_.tls;
   epfd_ = epoll_create1(EPOLL_CLOEXEC);
   wakefd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   timerfd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -151,6 +152,9 @@ void IoLoop::Run() {
     const int n = epoll_wait(epfd_, events.data(), kMaxEvents, timeout);
     int64_t now = EngineClockNs();
     look_ns_ = held ? before : now;
+    // Kernel stamps are CLOCK_REALTIME: this iteration's offset to the engine's clock, read once
+    // rather than per read (the two clocks advance together but for a step, which ReadStamp bounds).
+    if (kernel_stamps_) realtime_offset_ = RealtimeNs() - now;
     bool inbox = false;
     bool any_conn = false;
     for (int i = 0; i < n; ++i) {

@@ -33,6 +33,13 @@ inline int64_t EngineClockNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+// CLOCK_REALTIME ns: the clock of the kernel's receive stamps (SO_TIMESTAMPING).
+inline int64_t RealtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
 // "what ECODE (strerror)" for an errno value (engine_conn.cc).
 std::string EngineSysError(const char* what, int e);
 
@@ -156,6 +163,10 @@ class IoLoop {
   // When this iteration could first have read: the start of its coalescing sleep, else the return
   // of epoll_wait. A read's delay is its stamp minus this.
   int64_t look_ns_ = 0;
+  // Kernel receive stamps: whether this loop asks for them, and CLOCK_REALTIME − CLOCK_MONOTONIC as
+  // read at this iteration's wake-up.
+  bool kernel_stamps_ = false;
+  int64_t realtime_offset_ = 0;
   ReadDelayHist read_delay_;
   ReadDelayHist arrival_lag_;
 

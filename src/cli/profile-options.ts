@@ -105,7 +105,7 @@ export const profileOptions: Record<string, Options> = {
     type: 'boolean',
     group: G_LOAD,
     describe:
-      "native engine, http:// on Linux: stamp each read's bytes with the time the kernel received them (SO_TIMESTAMPING), so a client that reads late does not shift TTFT and ITL; how late it read is in harness.reads.arrival_lag_us; --no-kernel-stamps: stamp when recv() returns (default on)",
+      "native engine, http:// on Linux: stamp each read's bytes with the time the kernel received them (SO_TIMESTAMPING), so a client that reads late does not shift TTFT and ITL; how late it read is in harness.reads.arrival_lag_us (default off: stamp when recv() returns)",
     default: undefined,
   },
   preconnect: {

@@ -42,8 +42,8 @@ export const DEFAULTS = {
   read_coalesce_us: DEFAULT_READ_COALESCE_US,
   // Open the closed loop's connections before the first request, as wrk does (--no-preconnect: not).
   preconnect: true,
-  // Stamp reads with the kernel's receive time where the kernel gives it (--no-kernel-stamps: recv() return).
-  kernel_stamps: true,
+  // Stamp reads when recv() returns; --kernel-stamps: with the kernel's receive time (README, Kernel receive stamps).
+  kernel_stamps: false,
   // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
   // any real completion, low enough that a runaway server cannot exhaust memory.
   max_response_bytes: 64 * 1024 * 1024,

@@ -150,7 +150,7 @@ export interface RunConfig {
   /** --preconnect (default on): the native engine opens the run's connections before the first request. */
   readonly preconnect: boolean;
   /**
-   * --kernel-stamps (default on): native engine reads over plain TCP carry the kernel's receive time
+   * --kernel-stamps (default off): native engine reads over plain TCP carry the kernel's receive time
    * (SO_TIMESTAMPING) rather than the recv() return.
    */
   readonly kernel_stamps: boolean;

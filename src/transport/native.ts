@@ -25,7 +25,7 @@ export interface NativeTransportOptions {
   priority?: 'normal' | 'raised' | 'realtime';
   /** --read-coalesce-us: hold-off between looks at the sockets after a read, µs (0: eager). */
   readCoalesceUs?: number;
-  /** --kernel-stamps: plain-TCP reads carry the kernel's receive time (default true; Linux). */
+  /** --kernel-stamps: plain-TCP reads carry the kernel's receive time (default false; Linux). */
   kernelStamps?: boolean;
   /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
   decode?: StreamDecode;
@@ -106,7 +106,7 @@ export class NativeTransport implements Transport {
             maxConnections: opts.connections ?? 0,
             priority: opts.priority ?? 'realtime',
             readCoalesceUs: opts.readCoalesceUs ?? 0,
-            kernelStamps: opts.kernelStamps ?? true,
+            kernelStamps: opts.kernelStamps ?? false,
             ...(opts.limits ? { maxResponseBytes: opts.limits.maxResponseBytes, maxEventBytes: opts.limits.maxEventBytes } : {}),
             ...(opts.decode ? { decode: opts.decode.spec, keepPayloads: opts.decode.keepPayloads } : {}),
             ...(opts.tls ? { tls: opts.tls } : {}),

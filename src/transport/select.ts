@@ -26,7 +26,7 @@ export interface TransportSettings {
   threads: number;
   /** --read-coalesce-us: the native engine's read coalescing window (0: eager). */
   readCoalesceUs?: number;
-  /** --kernel-stamps: the native engine stamps plain-TCP reads with the kernel's receive time (default true). */
+  /** --kernel-stamps: the native engine stamps plain-TCP reads with the kernel's receive time (default false). */
   kernelStamps?: boolean;
   /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
   decode?: StreamDecode;
@@ -186,7 +186,7 @@ export async function createTransport(
       address,
       threads: settings.threads,
       readCoalesceUs: settings.readCoalesceUs ?? 0,
-      kernelStamps: settings.kernelStamps ?? true,
+      kernelStamps: settings.kernelStamps ?? false,
       tls: new URL(settings.baseUrl).protocol === 'https:' ? engineTls(new URL(settings.baseUrl), common.tls, env) : undefined,
     }),
     choice,
@@ -210,7 +210,7 @@ export async function openTransport(
     requestTimeoutMs: capWaitMs(cfg.request_timeout_s * 1000),
     threads: cfg.transport_threads ?? 1,
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
-    kernelStamps: cfg.kernel_stamps ?? true,
+    kernelStamps: cfg.kernel_stamps ?? false,
     limits: {
       maxResponseBytes: cfg.max_response_bytes ?? DEFAULTS.max_response_bytes,
       maxEventBytes: cfg.max_event_bytes ?? DEFAULTS.max_event_bytes,

@@ -24,9 +24,9 @@ describe('--read-coalesce-us', () => {
 });
 
 describe('--kernel-stamps', () => {
-  it('is on by default, and --no-kernel-stamps turns it off', () => {
-    expect(DEFAULTS.kernel_stamps).toBe(true);
-    expect(buildRunConfig({}, {}).kernel_stamps).toBe(true);
-    expect(buildRunConfig({ 'kernel-stamps': false }, {}).kernel_stamps).toBe(false);
+  it('is off by default (stamps when recv() returns), and --kernel-stamps turns it on', () => {
+    expect(DEFAULTS.kernel_stamps).toBe(false);
+    expect(buildRunConfig({}, {}).kernel_stamps).toBe(false);
+    expect(buildRunConfig({ 'kernel-stamps': true }, {}).kernel_stamps).toBe(true);
   });
 });
