@@ -117,7 +117,7 @@ export function report(results, keys, labels, setting) {
         ];
       }),
   });
-  const rawStamp = (q) => over(r, ['sb:raw'], (x) => x.stamp_error_ms?.[q]);
+  const rawStamp = (q, mode = 'raw') => over(r, [`sb:${mode}`], (x) => x.stamp_error_ms?.[q]);
   tables.push({
     title: `End to end, stamps: client stamp − mock send stamp per event (ms), keeps-up setting; servebench at --export-level raw (its chunk stamps), the peers by their own stamps`,
     columns: ['client', 'events stamped', 'p50', 'p99', 'max', 'ITL p50 by client stamps', 'by server stamps'],
@@ -131,6 +131,19 @@ export function report(results, keys, labels, setting) {
         f(fig('sb', 'raw', 'stamped_itl_ms_p50'), 3),
         f(fig('sb', 'raw', 'server_itl_ms_p50'), 3),
       ],
+      ...(r['sb:rawk']
+        ? [
+            [
+              'servebench profile (native, --export-level raw --kernel-stamps)' + why(r, ['sb:rawk']),
+              f(over(r, ['sb:rawk'], (x) => x.stamp_error_ms?.count)),
+              f(rawStamp('p50', 'rawk'), 3),
+              f(rawStamp('p99', 'rawk'), 3),
+              f(rawStamp('max', 'rawk'), 3),
+              f(fig('sb', 'rawk', 'stamped_itl_ms_p50'), 3),
+              f(fig('sb', 'rawk', 'server_itl_ms_p50'), 3),
+            ],
+          ]
+        : []),
       ...['c', 'c-coalesce', 'aiohttp']
         .filter((k) => r[`${k}:keep`])
         .map((k) => {

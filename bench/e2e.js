@@ -330,8 +330,14 @@ export async function runE2E({ quick = false, reps = null, log = () => {} } = {}
           put(`${k}:big`, await withMockShare(cost, () => clients[k].run(ctx, cost, BIG)));
           if (keepToo) put(`${k}:keep`, await withMockShare(keep, () => clients[k].run(ctx, keep, KEEP_N)));
         }
-        log(`  e2e ${rep + 1}/${R}: servebench at --export-level raw (stamps) and with one stream (memory baseline) …`);
+        log(
+          `  e2e ${rep + 1}/${R}: servebench at --export-level raw (stamps; and with --kernel-stamps) and with one stream (memory baseline) …`,
+        );
         put('sb:raw', await withMockShare(keep, () => servebench(ctx, keep, KEEP_N, ['--export-level', 'raw'], { raw: true })));
+        put(
+          'sb:rawk',
+          await withMockShare(keep, () => servebench(ctx, keep, KEEP_N, ['--export-level', 'raw', '--kernel-stamps'], { raw: true })),
+        );
         put('sb:one', await servebench(ctx, cost, 8, [], { concurrency: 1 }));
         // I/O threads (bench/e2e-scale.js): the cost setting; the keeps-up one too unless --quick.
         for (const [k, c] of Object.entries(scale)) {
