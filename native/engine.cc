@@ -123,19 +123,8 @@ EngineStats Engine::Stats() const {
     delays.push_back(loop->read_delay());
     lags.push_back(loop->arrival_lag());
   }
-  const ReadDelayHist::Summary d = ReadDelayHist::Summarize(delays);
-  s.read_delay_count = d.count;
-  s.read_delay_mean_ns = d.mean_ns;
-  s.read_delay_p50_ns = d.p50_ns;
-  s.read_delay_p99_ns = d.p99_ns;
-  s.read_delay_max_ns = d.max_ns;
-  s.coalesce_sleeps = d.sleeps;
-  const ReadDelayHist::Summary a = ReadDelayHist::Summarize(lags);
-  s.kernel_stamped_reads = a.count;
-  s.arrival_lag_mean_ns = a.mean_ns;
-  s.arrival_lag_p50_ns = a.p50_ns;
-  s.arrival_lag_p99_ns = a.p99_ns;
-  s.arrival_lag_max_ns = a.max_ns;
+  s.read_delay = ReadDelayHist::Summarize(delays, &s.coalesce_sleeps);
+  s.arrival_lag = ReadDelayHist::Summarize(lags);
   return s;
 }
 

@@ -53,7 +53,7 @@ struct EngineOptions {
   // Read coalescing (--read-coalesce-us): an I/O thread that has just read looks at its sockets
   // again no sooner than this many ns after its last wake-up, so more bytes queue per recv() (each
   // recv that drains a socket costs an ACK/window update in the kernel). 0: read eagerly. Stamps
-  // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay_*).
+  // are still taken when recv() returns; the added delay is measured (EngineStats::read_delay).
   int64_t read_coalesce_ns = 0;
   // Kernel receive stamps (--kernel-stamps, off by default; plain TCP on Linux): each read's bytes carry the time the
   // kernel queued them (SO_TIMESTAMPING, software receive), not when this thread got to recv(), so a
@@ -116,6 +116,15 @@ struct EngineRecord {
   uint32_t body_reads = 0;     // reads that carried body bytes
 };
 
+// A distribution of per-read delays (percentiles at a histogram bucket's upper edge).
+struct DelaySummary {
+  uint64_t count = 0;
+  double mean_ns = 0;
+  int64_t p50_ns = 0;
+  int64_t p99_ns = 0;
+  int64_t max_ns = 0;
+};
+
 struct EngineStats {
   uint64_t requests_started = 0;
   uint64_t requests_completed = 0;
@@ -128,21 +137,13 @@ struct EngineStats {
   uint64_t realtime_threads = 0;    // I/O threads running SCHED_FIFO now
   uint64_t raised_threads = 0;      // I/O threads running with a short slice or nice -10 now
   uint64_t realtime_demotions = 0;  // times a thread left SCHED_FIFO because it was busy
-  // Per read: its stamp − when the loop could first have read (the start of a coalescing sleep, or
-  // the return of epoll_wait when it did not sleep), over all threads.
-  uint64_t read_delay_count = 0;
-  double read_delay_mean_ns = 0;
-  int64_t read_delay_p50_ns = 0;
-  int64_t read_delay_p99_ns = 0;
-  int64_t read_delay_max_ns = 0;
+  // Per read, over all threads: its recv() return − when the loop could first have read (the start
+  // of a coalescing sleep, or the return of epoll_wait when it did not sleep).
+  DelaySummary read_delay;
   uint64_t coalesce_sleeps = 0;  // times a thread held off its next look (read coalescing)
-  // Reads stamped with the kernel's receive time, and per such read recv() return − that time: how
-  // late the client read, a delay the stamps no longer carry.
-  uint64_t kernel_stamped_reads = 0;
-  double arrival_lag_mean_ns = 0;
-  int64_t arrival_lag_p50_ns = 0;
-  int64_t arrival_lag_p99_ns = 0;
-  int64_t arrival_lag_max_ns = 0;
+  // Per read stamped with the kernel's receive time (count: how many were): recv() return − that
+  // time, how late the client read, a delay the stamps no longer carry.
+  DelaySummary arrival_lag;
   uint64_t tls_handshakes = 0;            // TLS handshakes completed
   uint64_t tls_resumed = 0;               // of which resumed a cached session
   uint64_t connections_warming = 0;       // asked for by Preconnect and not yet up (or failed)

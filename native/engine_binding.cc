@@ -354,17 +354,17 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("realtime_threads", static_cast<double>(st.realtime_threads));
     o.Set("raised_threads", static_cast<double>(st.raised_threads));
     o.Set("realtime_demotions", static_cast<double>(st.realtime_demotions));
-    o.Set("read_delay_count", static_cast<double>(st.read_delay_count));
-    o.Set("read_delay_mean_ns", st.read_delay_mean_ns);
-    o.Set("read_delay_p50_ns", static_cast<double>(st.read_delay_p50_ns));
-    o.Set("read_delay_p99_ns", static_cast<double>(st.read_delay_p99_ns));
-    o.Set("read_delay_max_ns", static_cast<double>(st.read_delay_max_ns));
+    // {prefix}_mean_ns, _p50_ns, _p99_ns, _max_ns (and its count under `count`).
+    auto delays = [&](const std::string& prefix, const char* count, const DelaySummary& d) {
+      o.Set(count, static_cast<double>(d.count));
+      o.Set(prefix + "_mean_ns", d.mean_ns);
+      o.Set(prefix + "_p50_ns", static_cast<double>(d.p50_ns));
+      o.Set(prefix + "_p99_ns", static_cast<double>(d.p99_ns));
+      o.Set(prefix + "_max_ns", static_cast<double>(d.max_ns));
+    };
+    delays("read_delay", "read_delay_count", st.read_delay);
     o.Set("coalesce_sleeps", static_cast<double>(st.coalesce_sleeps));
-    o.Set("kernel_stamped_reads", static_cast<double>(st.kernel_stamped_reads));
-    o.Set("arrival_lag_mean_ns", st.arrival_lag_mean_ns);
-    o.Set("arrival_lag_p50_ns", static_cast<double>(st.arrival_lag_p50_ns));
-    o.Set("arrival_lag_p99_ns", static_cast<double>(st.arrival_lag_p99_ns));
-    o.Set("arrival_lag_max_ns", static_cast<double>(st.arrival_lag_max_ns));
+    delays("arrival_lag", "kernel_stamped_reads", st.arrival_lag);
     o.Set("tls_handshakes", static_cast<double>(st.tls_handshakes));
     o.Set("tls_resumed", static_cast<double>(st.tls_resumed));
     o.Set("connections_warming", static_cast<double>(st.connections_warming));

@@ -1,13 +1,11 @@
 // The connection half of an engine I/O thread: opening sockets, writing requests, reading and
-// parsing responses (each read stamped with the kernel's receive time, else right after recv()
-// returns), keep-alive reuse and retry.
+// parsing responses (one read and its stamp: engine_read.cc), keep-alive reuse and retry.
 #include <errno.h>
 #include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -37,22 +35,6 @@ const char* ErrName(int e) {
     case ENOMEM: return "ENOMEM";
     default: return "EIO";
   }
-}
-
-// SCM_TIMESTAMPING's payload: [0] is the software stamp (CLOCK_REALTIME), [1] and [2] hardware.
-struct TimestampingPayload {
-  timespec ts[3];
-};
-
-// The software receive stamp a recvmsg() came with (CLOCK_REALTIME ns), or 0.
-int64_t ReceiveStamp(msghdr* msg) {
-  for (cmsghdr* cm = CMSG_FIRSTHDR(msg); cm != nullptr; cm = CMSG_NXTHDR(msg, cm)) {
-    if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPING) continue;
-    TimestampingPayload t;
-    std::memcpy(&t, CMSG_DATA(cm), sizeof t);
-    return static_cast<int64_t>(t.ts[0].tv_sec) * 1000000000LL + t.ts[0].tv_nsec;
-  }
-  return 0;
 }
 
 }  // namespace
@@ -253,48 +235,6 @@ void IoLoop::OnConnEvent(Conn* c, uint32_t events, int64_t now) {
   }
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) OnReadable(c);
   if (c->fd >= 0 && c->want_write && (events & EPOLLOUT)) TryWrite(c, now);
-}
-
-// One read: recv(), or SSL_read() on TLS connections. >0 bytes, 0 at the end of the stream, −1 with
-// *err an errno value (EAGAIN: nothing now), −2 with *tls_error set (a TLS protocol failure).
-// *arrival_real: the kernel's receive stamp of the bytes (CLOCK_REALTIME ns), 0 when none.
-ssize_t IoLoop::ReadSome(Conn* c, int* err, std::string* tls_error, int64_t* arrival_real) {
-  *arrival_real = 0;
-  if (c->ssl != nullptr) return TlsReadSome(c->ssl, buf_.data(), buf_.size(), err, tls_error);
-  if (!c->kernel_stamps) {
-    const ssize_t n = recv(c->fd, buf_.data(), buf_.size(), 0);
-    if (n < 0) *err = errno;
-    return n;
-  }
-  iovec iov{buf_.data(), buf_.size()};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(TimestampingPayload))];
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  const ssize_t n = recvmsg(c->fd, &msg, 0);
-  if (n < 0) {
-    *err = errno;
-    return n;
-  }
-  // TCP reports the stamp of the newest segment read (coalesced segments keep the later one).
-  *arrival_real = ReceiveStamp(&msg);
-  return n;
-}
-
-// The stamp a read's bytes carry: the kernel's receive time where there is one, on this thread's
-// clock, kept within [the connection's last stamp, recv() return] (a CLOCK_REALTIME step cannot
-// move it outside); else the recv() return.
-int64_t IoLoop::ReadStamp(Conn* c, int64_t returned, int64_t arrival_real) {
-  int64_t at = returned;
-  if (arrival_real > 0) {
-    at = std::min(returned, arrival_real - realtime_offset_);
-    arrival_lag_.Add(returned - at);
-  }
-  at = std::max(at, c->last_stamp);
-  c->last_stamp = at;
-  return at;
 }
 
 void IoLoop::OnReadable(Conn* c) {

@@ -1,6 +1,6 @@
 // Delay accounting of an engine I/O thread, per read: its stamp minus the moment the loop could
-// first have read (EngineStats::read_delay_*), and recv() return minus the kernel's receive stamp
-// (EngineStats::arrival_lag_*). Written by the loop thread only, read by any thread for stats():
+// first have read (EngineStats::read_delay), and recv() return minus the kernel's receive stamp
+// (EngineStats::arrival_lag). Written by the loop thread only, read by any thread for stats():
 // relaxed atomics, one writer, so no locked instructions on the hot path.
 #pragma once
 
@@ -28,16 +28,10 @@ class ReadDelayHist {
   }
   void CountSleep() { Bump(sleeps_, 1); }
 
-  struct Summary {
-    uint64_t count = 0;
-    double mean_ns = 0;
-    int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
-    uint64_t sleeps = 0;
-  };
-
-  // Merges every thread's histogram (percentiles at the bucket's upper edge).
+  // Merges every thread's histogram (percentiles at the bucket's upper edge); *sleeps: their
+  // coalescing sleeps.
   template <typename Range>
-  static Summary Summarize(const Range& hists) {
+  static DelaySummary Summarize(const Range& hists, uint64_t* sleeps_out = nullptr) {
     uint64_t counts[kBuckets] = {};
     uint64_t n = 0, sum = 0, max = 0, sleeps = 0;
     for (const ReadDelayHist* h : hists) {
@@ -48,13 +42,13 @@ class ReadDelayHist {
       if (m > max) max = m;
       sleeps += h->sleeps_.load(std::memory_order_relaxed);
     }
-    Summary s;
+    DelaySummary s;
     s.count = n;
     s.mean_ns = n ? static_cast<double>(sum) / static_cast<double>(n) : 0;
     s.max_ns = static_cast<int64_t>(max);
     s.p50_ns = Quantile(counts, n, 0.5, max);
     s.p99_ns = Quantile(counts, n, 0.99, max);
-    s.sleeps = sleeps;
+    if (sleeps_out != nullptr) *sleeps_out = sleeps;
     return s;
   }
 

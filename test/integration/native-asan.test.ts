@@ -28,6 +28,7 @@ const SOURCES = [
   'engine_loop.cc',
   'engine_requests.cc',
   'engine_conn.cc',
+  'engine_read.cc',
   'engine_tls.cc',
   'engine_req.cc',
   'engine_sched.cc',
