@@ -116,11 +116,17 @@ const tail = (s) => s.trim().split('\n').slice(-2).join(' | ');
 
 /** The figures every client row reports, from the rusage wrapper plus the client's own. */
 function row(p, own) {
+  const user_s = p.ru?.user_s ?? NaN;
+  const sys_s = p.ru?.sys_s ?? NaN;
   return {
-    user_s: p.ru?.user_s ?? NaN,
-    sys_s: p.ru?.sys_s ?? NaN,
+    user_s,
+    sys_s,
     maxrss_mib: p.ru ? p.ru.maxrss_kib / 1024 : NaN,
     main_thread_s: p.mainCpu,
+    // CPU over the load itself: a peer's whole process (its start costs next to nothing); servebench
+    // overrides it with its harness window, which leaves out its start (tokenizer, dataset).
+    run_cpu_s: user_s + sys_s,
+    run_wall_s: own.wall_s,
     ...own,
   };
 }
@@ -237,6 +243,8 @@ export async function servebench(ctx, mock, n, extra, { concurrency = C, raw = f
       thread_io_s: t?.io_s ?? NaN,
       thread_other_s: t?.other_s ?? NaN,
       thread_per_event_us: t?.per_event_us ?? null,
+      run_cpu_s: (h.cpu?.user_s ?? NaN) + (h.cpu?.system_s ?? NaN),
+      run_wall_s: h.cpu?.wall_s ?? NaN,
     });
     if (raw) Object.assign(out, stampsFromRecords(path.join(dir, 'records.jsonl')));
     return out;
