@@ -47,7 +47,7 @@
       "defines": ["NAPI_VERSION=8", "NODE_ADDON_API_DISABLE_DEPRECATED", "NAPI_CPP_EXCEPTIONS"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-std=c++17", "-O3", "-Wall", "-Wextra"],
+      "cflags_cc": ["-std=c++17", "-O3", "-Wall", "-Wextra", "-fvisibility=hidden", "-fvisibility-inlines-hidden"],
       "xcode_settings": { "GCC_ENABLE_CPP_EXCEPTIONS": "YES", "CLANG_CXX_LANGUAGE_STANDARD": "c++17" }
     }
   ]
