@@ -8,6 +8,7 @@ import type { TokenizeSpec } from '../tokenizer/types.js';
 import { processBatch, transferables, type BatchEnv, type BatchRequest } from './record-batch.js';
 import type { ExportLevel } from '../config/types.js';
 import { addSecrets } from '../secrets.js';
+import { lowerOwnPriority } from './thread-priority.js';
 
 export interface WorkerInit {
   tokenizerPath: string;
@@ -23,12 +24,17 @@ export interface WorkerInit {
   forceCounter?: 'huggingface';
   /** --tokenizer server: count through the server's tokenize endpoint instead of tokenizerPath. */
   server?: TokenizeSpec;
+  /** How far to lower this thread's priority (its nice value, Linux; run/record-pipeline.ts RECORD_WORKER_NICE). */
+  nice?: number;
 }
 
 const init = workerData as WorkerInit;
 const port = parentPort;
 if (!port) throw new Error('run/record-worker.ts runs only as a worker thread');
 addSecrets(init.secrets);
+// Below the JS thread: on a client without a core to spare, counting then waits for the sends instead
+// of delaying them; records wait in the pipeline's bounded backlog meanwhile.
+if (init.nice) lowerOwnPriority(init.nice);
 
 // The same registries CatalogueRun.processorOptions gives the main thread's RecordProcessor.
 const compareWith =
