@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
 import { readJson, runCli, tmpDir } from '../helpers/cli.js';
+import { remeasured } from '../helpers/remeasure.js';
 
 const USAGE_DELAY_MS = 40;
 const DONE_DELAY_MS = 20;
@@ -47,19 +48,9 @@ const ms = (ns: bigint) => Number(ns) / 1e6;
 
 describe('request_latency against late usage and [DONE] (mock process)', () => {
   let mock: SpawnedMock;
-  const dirs: Record<'undici' | 'native', string> = { undici: '', native: '' };
-
-  beforeAll(async () => {
-    mock = await spawnMock([
-      '--ttft-ms',
-      '20',
-      '--itl-ms',
-      String(ITL_MS),
-      '--usage-delay-ms',
-      String(USAGE_DELAY_MS),
-      '--done-delay-ms',
-      String(DONE_DELAY_MS),
-    ]);
+  // Both runs; a failed test takes them again before its retry.
+  const measured = remeasured(async () => {
+    const dirs: Record<'undici' | 'native', string> = { undici: '', native: '' };
     for (const transport of ['undici', 'native'] as const) {
       dirs[transport] = tmpDir();
       const r = await runCli([
@@ -83,6 +74,21 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
       ]);
       expect(r.code, r.stderr).toBe(0);
     }
+    return dirs;
+  });
+
+  beforeAll(async () => {
+    mock = await spawnMock([
+      '--ttft-ms',
+      '20',
+      '--itl-ms',
+      String(ITL_MS),
+      '--usage-delay-ms',
+      String(USAGE_DELAY_MS),
+      '--done-delay-ms',
+      String(DONE_DELAY_MS),
+    ]);
+    await measured.prime();
   });
   afterAll(async () => {
     await mock?.stop();
@@ -90,7 +96,8 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
 
   for (const transport of ['undici', 'native'] as const) {
     describe(transport, () => {
-      it('records the last content response apart from the last byte; the latency ends at the first', () => {
+      it('records the last content response apart from the last byte; the latency ends at the first', async () => {
+        const dirs = await measured.get();
         const recs = readRecords(dirs[transport]).filter((r) => r.phase === 'profiling');
         expect(recs).toHaveLength(6);
         for (const r of recs) {
@@ -103,7 +110,8 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
         }
       });
 
-      it('ITL, per-user and e2e throughput, decode duration and effective latency follow it', () => {
+      it('ITL, per-user and e2e throughput, decode duration and effective latency follow it', async () => {
+        const dirs = await measured.get();
         for (const r of readRecords(dirs[transport]).filter((x) => x.phase === 'profiling')) {
           const m = (t: string) => r.metrics[t].value;
           expect(m('output_sequence_length')).toBe(OSL);
@@ -119,7 +127,8 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
         }
       });
 
-      it('max_response_timestamp is max(start + request_latency), and the throughputs use that window', () => {
+      it('max_response_timestamp is max(start + request_latency), and the throughputs use that window', async () => {
+        const dirs = await measured.get();
         const dir = dirs[transport];
         const recs = readRecords(dir).filter((r) => r.phase === 'profiling');
         const maxContent = recs.reduce((a, r) => (r.ns.last_content_ns > a ? r.ns.last_content_ns : a), 0n);
@@ -136,7 +145,8 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
     });
   }
 
-  it('the HTTP trace still runs to the last byte (undici)', () => {
+  it('the HTTP trace still runs to the last byte (undici)', async () => {
+    const dirs = await measured.get();
     // Without --show-trace-timing the trace metrics are exported all the same.
     for (const r of readRecords(dirs.undici).filter((x) => x.phase === 'profiling')) {
       if (!r.metrics.http_req_total) continue;
@@ -145,6 +155,7 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
   });
 
   it('servebench analyze recomputes the same from records.jsonl', async () => {
+    const dirs = await measured.get();
     const dir = dirs.undici;
     const out = path.join(dir, 'rebuilt');
     const r = await runCli(['analyze', path.join(dir, 'records.jsonl'), '--artifact-dir', out]);
@@ -166,10 +177,9 @@ describe('request_latency against late usage and [DONE] (mock process)', () => {
 
 describe('non-streaming: the body is the one content response', () => {
   let mock: SpawnedMock;
-  let dir: string;
-  beforeAll(async () => {
-    mock = await spawnMock(['--ttft-ms', '10', '--itl-ms', '2', '--usage-delay-ms', '50', '--done-delay-ms', '50']);
-    dir = tmpDir();
+  // The run; a failed test takes it again before its retry.
+  const measured = remeasured(async () => {
+    const dir = tmpDir();
     const r = await runCli([
       'profile',
       '--url',
@@ -189,12 +199,18 @@ describe('non-streaming: the body is the one content response', () => {
       dir,
     ]);
     expect(r.code, r.stderr).toBe(0);
+    return dir;
+  });
+  beforeAll(async () => {
+    mock = await spawnMock(['--ttft-ms', '10', '--itl-ms', '2', '--usage-delay-ms', '50', '--done-delay-ms', '50']);
+    await measured.prime();
   });
   afterAll(async () => {
     await mock?.stop();
   });
 
-  it('request_latency runs to the body (end_ns); the stream-only delays do not apply', () => {
+  it('request_latency runs to the body (end_ns); the stream-only delays do not apply', async () => {
+    const dir = await measured.get();
     for (const r of readRecords(dir).filter((x) => x.phase === 'profiling')) {
       expect(r.ns.last_content_ns).toBe(r.ns.end_ns);
       expect(r.metrics.request_latency.value).toBeCloseTo(ms(r.ns.end_ns - r.ns.start_ns), 6);
