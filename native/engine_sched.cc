@@ -69,19 +69,24 @@ void IoScheduling::Start(IoPriority wanted, int64_t now) {
   }
 }
 
+IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns) {
+  if (current == IoPriority::kRealtime) return busy_ns * 2 > window_ns ? IoPriority::kNormal : current;
+  return busy_ns * 3 < window_ns ? IoPriority::kRealtime : current;
+}
+
 void IoScheduling::Iteration(int64_t now) {
   if (!realtime_allowed_ || now - window_start_ < kWindowNs) return;
   const int64_t window = now - window_start_;
   const int64_t cpu = ThreadCpuNs();
-  const int64_t busy = cpu - cpu_at_window_start_;
-  if (current_ == IoPriority::kRealtime && busy * 4 > window * 3) {
-    if (SetRealtime(false)) {
-      RaiseNormal();
-      current_ = raised_ ? IoPriority::kRaised : IoPriority::kNormal;
+  const IoPriority next = NextRealtimeStep(current_, cpu - cpu_at_window_start_, window);
+  if (next != current_ && SetRealtime(next == IoPriority::kRealtime)) {
+    if (next == IoPriority::kNormal) {
+      // Plain nice 0, not the raised nice -10: at a weight 9x the JS thread's, the I/O thread still
+      // took most of a shared core and the JS thread's sends waited.
+      setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 0);
       ++demotions_;
     }
-  } else if (current_ != IoPriority::kRealtime && busy * 2 < window) {
-    if (SetRealtime(true)) current_ = IoPriority::kRealtime;
+    current_ = next;
   }
   window_start_ = now;
   cpu_at_window_start_ = cpu;

@@ -4,12 +4,13 @@
 // waited for a CPU after the data arrived. On a core it shares with a busy JS thread, a normal
 // thread can wait a whole scheduler slice (measured ~4 ms on a 2-core VM, even at nice -10);
 // a SCHED_FIFO thread preempts at once (~0.05 ms). So, where the process may (root or
-// CAP_SYS_NICE), the thread runs SCHED_FIFO at the lowest real-time priority — but only while it is
-// not saturated: over any 100 ms in which it was busy more than 75% of the time it drops back to
-// SCHED_OTHER (a saturated real-time thread would starve the JS thread that feeds it), and it
-// returns to SCHED_FIFO after a window below half (busy: the thread's own CPU time,
-// CLOCK_THREAD_CPUTIME_ID, read once per window). Below real time it asks for a short slice
-// and nice -10, each dropped silently when refused.
+// CAP_SYS_NICE), the thread runs SCHED_FIFO at the lowest real-time priority, but only while it is
+// not the main user of its core: over any 100 ms in which it was busy more than half the time it
+// drops back to SCHED_OTHER at nice 0, and it returns to SCHED_FIFO after a window below a third
+// (busy: the thread's own CPU time, CLOCK_THREAD_CPUTIME_ID, read once per window). A busier
+// real-time thread starves the JS thread that feeds it: at c=1,024, TTFT/ITL 5 ms, client on one
+// core, it held sends back by up to 200 ms between requests. Below real time it asks for a short
+// slice and nice -10, each dropped silently when refused.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,10 @@
 namespace servebench {
 
 enum class IoPriority : uint8_t { kNormal = 0, kRaised = 1, kRealtime = 2 };
+
+// The real-time rule, pure: the priority after a window in which the thread was busy `busy_ns` of
+// `window_ns`, from kRealtime or (demoted) kNormal.
+IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns);
 
 class IoScheduling {
  public:
