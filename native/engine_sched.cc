@@ -14,6 +14,12 @@ namespace {
 constexpr int kNice = -10;
 constexpr uint64_t kSliceNs = 100000;
 constexpr int64_t kWindowNs = 100000000;  // 100 ms
+// Busy shares (% of a window; real time is left on one measured at real time, never preempted)
+// and how long a demoted thread waits before it tries real time again.
+constexpr int64_t kSaturatedPct = 85;
+constexpr int64_t kBusyPct = 75;
+constexpr int64_t kIdlePct = 50;
+constexpr int kProbeWindows = 5;
 
 // sched_setattr's argument (not in glibc's headers).
 struct SchedAttr {
@@ -69,24 +75,35 @@ void IoScheduling::Start(IoPriority wanted, int64_t now) {
   }
 }
 
-IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns) {
-  if (current == IoPriority::kRealtime) return busy_ns * 2 > window_ns ? IoPriority::kNormal : current;
-  return busy_ns * 3 < window_ns ? IoPriority::kRealtime : current;
+IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns, int windows_in_state) {
+  const int64_t pct = busy_ns * 100 / window_ns;
+  switch (current) {
+    case IoPriority::kRealtime:
+      return pct > kSaturatedPct ? IoPriority::kNormal : pct > kBusyPct ? IoPriority::kRaised : current;
+    case IoPriority::kRaised:
+    case IoPriority::kNormal:
+      return pct < kIdlePct || windows_in_state >= kProbeWindows ? IoPriority::kRealtime : current;
+  }
+  return current;
 }
 
 void IoScheduling::Iteration(int64_t now) {
   if (!realtime_allowed_ || now - window_start_ < kWindowNs) return;
   const int64_t window = now - window_start_;
   const int64_t cpu = ThreadCpuNs();
-  const IoPriority next = NextRealtimeStep(current_, cpu - cpu_at_window_start_, window);
+  const IoPriority next = NextRealtimeStep(current_, cpu - cpu_at_window_start_, window, windows_in_state_);
+  ++windows_in_state_;
   if (next != current_ && SetRealtime(next == IoPriority::kRealtime)) {
-    if (next == IoPriority::kNormal) {
-      // Plain nice 0, not the raised nice -10: at a weight 9x the JS thread's, the I/O thread still
-      // took most of a shared core and the JS thread's sends waited.
+    if (next == IoPriority::kRaised) {
+      RaiseNormal();
+    } else if (next == IoPriority::kNormal) {
+      // Nice 0: the JS thread gets an equal share, so it keeps sending, and the I/O thread reads
+      // what queued meanwhile in fewer, larger reads.
       setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 0);
-      ++demotions_;
     }
+    if (next != IoPriority::kRealtime) ++demotions_;
     current_ = next;
+    windows_in_state_ = 0;
   }
   window_start_ = now;
   cpu_at_window_start_ = cpu;
