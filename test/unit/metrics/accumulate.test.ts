@@ -104,9 +104,13 @@ describe('SummaryAccumulator', () => {
       const refs = recs.map((r) => new WeakRef(r));
       const metricRefs = recs.map((r) => new WeakRef(r.metrics));
       feed(acc, recs.splice(0));
-      // WeakRefs hold their targets until the current job ends.
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
+      // WeakRefs hold their targets until the current job ends. One full GC can leave an object that
+      // optimized code still held weakly (CI saw one record of 300 survive once); up to three turns
+      // with a GC each, while a record still referenced survives any number (the control below).
+      for (let turn = 0; turn < 3 && refs.some((r) => r.deref() !== undefined); turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        gc();
+      }
       expect(refs.map((r, i) => (r.deref() === undefined ? -1 : i)).filter((i) => i >= 0)).toEqual([]);
       expect(metricRefs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
       // And the summary is still whole.
@@ -121,8 +125,10 @@ describe('SummaryAccumulator', () => {
     const refs = kept.map((r) => new WeakRef(r));
     const acc = new SummaryAccumulator();
     for (const r of kept) acc.add(r);
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    for (let turn = 0; turn < 3; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
     expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(10);
     expect(kept).toHaveLength(10);
   });
