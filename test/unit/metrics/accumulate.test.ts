@@ -104,9 +104,9 @@ describe('SummaryAccumulator', () => {
       const refs = recs.map((r) => new WeakRef(r));
       const metricRefs = recs.map((r) => new WeakRef(r.metrics));
       feed(acc, recs.splice(0));
-      // WeakRefs hold their targets until the current job ends. One full GC can leave an object that
-      // optimized code still held weakly (CI saw one record of 300 survive once); up to three turns
-      // with a GC each, while a record still referenced survives any number (the control below).
+      // WeakRefs hold their targets until the current job ends. In CI one full GC once left one
+      // record of 300 (cause not found); so up to three turns with a GC each, while a record still
+      // referenced survives any number of them (the control below).
       for (let turn = 0; turn < 3 && refs.some((r) => r.deref() !== undefined); turn++) {
         await new Promise((resolve) => setImmediate(resolve));
         gc();
