@@ -28,7 +28,10 @@ describe.runIf(process.platform === 'linux')('record workers below the JS thread
   it('the calling thread is the one lowered: a worker thread, not the process', async () => {
     expect(ownThreadId()).toBe(process.pid);
     const base = niceByThread().get(process.pid)!;
+    // The timer keeps the worker's thread alive until terminate(): left idle it could exit before
+    // /proc is read (CI saw its tid gone once).
     const code = `const { parentPort } = require('node:worker_threads');
+      setInterval(() => {}, 60_000);
       import(${JSON.stringify(distPriority)}).then((m) => parentPort.postMessage({ tid: m.ownThreadId(), nice: m.lowerOwnPriority(3) }));`;
     const w = new Worker(code, { eval: true });
     const got = await new Promise<{ tid: number; nice: number }>((resolve, reject) => w.once('message', resolve).once('error', reject));
