@@ -55,6 +55,20 @@ int64_t ThreadCpuNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+// The rule in engine_sched.h, pure: the priority after a window in which the thread was busy
+// `busy_ns` of `window_ns`, having been at `current` for `windows_in_state` windows before it.
+IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns, int windows_in_state) {
+  const int64_t pct = busy_ns * 100 / window_ns;
+  switch (current) {
+    case IoPriority::kRealtime:
+      return pct > kSaturatedPct ? IoPriority::kNormal : pct > kBusyPct ? IoPriority::kRaised : current;
+    case IoPriority::kRaised:
+    case IoPriority::kNormal:
+      return pct < kIdlePct || windows_in_state >= kProbeWindows ? IoPriority::kRealtime : current;
+  }
+  return current;
+}
+
 }  // namespace
 
 bool IoScheduling::SetRealtime(bool on) {
@@ -73,18 +87,6 @@ void IoScheduling::Start(IoPriority wanted, int64_t now) {
     realtime_allowed_ = true;
     current_ = IoPriority::kRealtime;
   }
-}
-
-IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns, int windows_in_state) {
-  const int64_t pct = busy_ns * 100 / window_ns;
-  switch (current) {
-    case IoPriority::kRealtime:
-      return pct > kSaturatedPct ? IoPriority::kNormal : pct > kBusyPct ? IoPriority::kRaised : current;
-    case IoPriority::kRaised:
-    case IoPriority::kNormal:
-      return pct < kIdlePct || windows_in_state >= kProbeWindows ? IoPriority::kRealtime : current;
-  }
-  return current;
 }
 
 void IoScheduling::Iteration(int64_t now) {

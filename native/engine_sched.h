@@ -27,10 +27,6 @@ namespace servebench {
 
 enum class IoPriority : uint8_t { kNormal = 0, kRaised = 1, kRealtime = 2 };
 
-// The rule above, pure: the priority after a window in which the thread was busy `busy_ns` of
-// `window_ns`, having been at `current` for `windows_in_state` windows before it.
-IoPriority NextRealtimeStep(IoPriority current, int64_t busy_ns, int64_t window_ns, int windows_in_state);
-
 class IoScheduling {
  public:
   // Applies the best priority allowed up to `wanted`; call on the I/O thread itself.

@@ -1,7 +1,7 @@
 // How the engine's I/O thread is scheduled, against the fast mock as a real process: where the
 // process may use SCHED_FIFO (root or CAP_SYS_NICE), a lightly loaded thread keeps it, and a thread
-// busy more than half of a 100 ms window gives it up (nice 0), so a saturated engine cannot starve
-// the JS thread that feeds it. Where SCHED_FIFO is refused, the thread is never counted real-time.
+// busy most of a 100 ms window gives it up (native/engine_sched.h), so a saturated engine cannot
+// starve the JS thread that feeds it. Where SCHED_FIFO is refused, the thread is never counted real-time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../../src/mock/spawn.js';
 import { NativeTransport } from '../../../src/transport/native.js';
