@@ -24,6 +24,7 @@
         "native/engine.cc",
         "native/engine_loop.cc",
         "native/engine_requests.cc",
+        "native/engine_gate.cc",
         "native/engine_conn.cc",
         "native/engine_read.cc",
         "native/engine_tls.cc",

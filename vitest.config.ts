@@ -26,6 +26,7 @@ const timing = [
   'test/unit/native/engine-coalesce.test.ts',
   'test/unit/native/engine-kernel-stamps.test.ts',
   'test/unit/native/engine-priority.test.ts',
+  'test/unit/native/engine-gate.test.ts',
   'test/unit/mock/server-metrics.test.ts',
   'test/integration/flat-memory.test.ts',
 ];

@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include <algorithm>
+
 #include "engine_loop.h"
 
 namespace servebench {
@@ -69,6 +71,19 @@ void Engine::Cancel(const std::vector<uint32_t>& ids) {
 void Engine::CancelAll() {
   if (!started_ || stopped_) return;
   for (auto& loop : loops_) loop->PostCancel({}, true);
+}
+
+void Engine::SetGate(int slots) {
+  if (!started_ || stopped_ || slots < 0) return;
+  const int k = static_cast<int>(loops_.size());
+  // Evenly, as Submit balances requests across the threads; a thread's share is at least one.
+  for (int i = 0; i < k; ++i)
+    loops_[i]->PostGate(slots == 0 ? 0 : std::max(1, slots / k + (i < slots % k ? 1 : 0)), false);
+}
+
+void Engine::CancelWaiting() {
+  if (!started_ || stopped_) return;
+  for (auto& loop : loops_) loop->PostGate(-1, true);
 }
 
 void Engine::Preconnect(int n) {

@@ -35,7 +35,8 @@ namespace servebench {
 class TlsClient;
 
 // How a request ended, when not with a complete response.
-enum class EngineError : uint8_t { kNone = 0, kConnection = 1, kParse = 2, kTimeout = 3, kCancelled = 4 };
+// kUnsent: never sent (it waited at the slot gate when CancelWaiting came); no bytes went out.
+enum class EngineError : uint8_t { kNone = 0, kConnection = 1, kParse = 2, kTimeout = 3, kCancelled = 4, kUnsent = 5 };
 
 struct EngineOptions {
   sockaddr_storage addr{};  // the target (numeric: the caller resolves names)
@@ -84,7 +85,10 @@ struct EngineRecord {
   EngineError error = EngineError::kNone;
   std::string error_message;
   int64_t start_ns = 0;  // when the I/O thread took the request up
-  int64_t end_ns = 0;    // stamp of the read that held the last body byte, or when it failed
+  // Under a slot gate (Engine::SetGate): when the slot it went out on came free, the closed loop's
+  // planned send time (the gate's opening for the first wave); 0: not gated.
+  int64_t planned_ns = 0;
+  int64_t end_ns = 0;  // stamp of the read that held the last body byte, or when it failed
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;  // decoded body bytes
   // SSE events (streaming requests with a 2xx status): data concatenated,
@@ -148,6 +152,7 @@ struct EngineStats {
   uint64_t tls_resumed = 0;               // of which resumed a cached session
   uint64_t connections_warming = 0;       // asked for by Preconnect and not yet up (or failed)
   uint64_t connections_preconnected = 0;  // opened by Preconnect and put in the idle pool
+  uint64_t gate_waiting = 0;              // submitted requests waiting for a slot of the gate
 };
 
 class IoLoop;
@@ -168,6 +173,12 @@ class Engine {
   // Ends these requests (or all) as cancelled.
   void Cancel(const std::vector<uint32_t>& ids);
   void CancelAll();
+  // The slot gate, a closed loop run here: at most `slots` requests of this engine run at once;
+  // requests submitted beyond that wait in order and start the moment one ends, with no round
+  // trip to JS. 0 turns it off (anything waiting starts at once). Split evenly over the threads.
+  void SetGate(int slots);
+  // Ends every request still waiting for a slot, unsent (kUnsent: a run that stops sends no more).
+  void CancelWaiting();
   // Opens `n` connections across the threads before any request needs them (each thread within
   // its share of the cap); EngineStats::connections_warming says when they are up.
   void Preconnect(int n);

@@ -30,6 +30,7 @@ const char* ErrorType(EngineError e) {
     case EngineError::kParse: return "parse_error";
     case EngineError::kTimeout: return "timeout";
     case EngineError::kCancelled: return "cancelled";
+    case EngineError::kUnsent: return "unsent";
     default: return "";
   }
 }
@@ -50,6 +51,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   Napi::Int32Array status = Napi::Int32Array::New(env, n);
   Napi::BigInt64Array start = Napi::BigInt64Array::New(env, n);
   Napi::BigInt64Array end = Napi::BigInt64Array::New(env, n);
+  Napi::BigInt64Array planned = Napi::BigInt64Array::New(env, n);
   Napi::Float64Array sent = Napi::Float64Array::New(env, n);
   Napi::Float64Array received = Napi::Float64Array::New(env, n);
   Napi::Uint32Array counts = Napi::Uint32Array::New(env, n);
@@ -70,6 +72,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
     status[i] = r.status;
     start[i] = r.start_ns;
     end[i] = r.end_ns;
+    planned[i] = r.planned_ns;
     sent[i] = static_cast<double>(r.bytes_sent);
     received[i] = static_cast<double>(r.bytes_received);
     counts[i] = static_cast<uint32_t>(r.event_ns.size());
@@ -115,6 +118,7 @@ Napi::Object BuildEngineBatch(Napi::Env env, std::vector<EngineRecord>& recs) {
   out.Set("status", status);
   out.Set("start_ns", start);
   out.Set("end_ns", end);
+  out.Set("planned_ns", planned);
   out.Set("bytes_sent", sent);
   out.Set("bytes_received", received);
   out.Set("event_count", counts);

@@ -5,6 +5,7 @@
 //               tls: {servername, verify, caFile, extraCaFile, systemCaFile, certFile, keyFile}}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.preconnect(n) / engine.close() / engine.stats()
+//   engine.setGate(slots) / engine.cancelWaiting()   (the slot gate: Engine::SetGate)
 //
 // Finished records reach `onRecords(batch)` in batches: an I/O thread wakes
 // the JS thread through a thread-safe function at most once per batch, and
@@ -89,6 +90,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
         env, "Engine",
         {InstanceMethod<&EngineWrap::Submit>("submit"), InstanceMethod<&EngineWrap::Cancel>("cancel"),
          InstanceMethod<&EngineWrap::CancelAll>("cancelAll"), InstanceMethod<&EngineWrap::Preconnect>("preconnect"),
+         InstanceMethod<&EngineWrap::SetGate>("setGate"), InstanceMethod<&EngineWrap::CancelWaiting>("cancelWaiting"),
          InstanceMethod<&EngineWrap::Close>("close"), InstanceMethod<&EngineWrap::Stats>("stats")});
   }
 
@@ -313,6 +315,23 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     return env.Undefined();
   }
 
+  // At most `slots` requests run at once, the rest wait in order (0: off); see Engine::SetGate.
+  Napi::Value SetGate(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsNumber()) ThrowBadArg(env, "engine.setGate(slots: number): bad arguments");
+    const double n = info[0].As<Napi::Number>().DoubleValue();
+    if (!(n >= 0) || n > 1e7 || n != static_cast<double>(static_cast<int>(n))) {
+      ThrowBadArg(env, "engine.setGate: slots must be an integer in [0, 1e7]");
+    }
+    if (!state_->closed) state_->engine->SetGate(static_cast<int>(n));
+    return env.Undefined();
+  }
+
+  Napi::Value CancelWaiting(const Napi::CallbackInfo& info) {
+    if (!state_->closed) state_->engine->CancelWaiting();
+    return info.Env().Undefined();
+  }
+
   // Cancels what is in flight, joins the threads, and hands the last records
   // to onRecords before returning. Idempotent.
   Napi::Value Close(const Napi::CallbackInfo& info) {
@@ -369,6 +388,7 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     o.Set("tls_resumed", static_cast<double>(st.tls_resumed));
     o.Set("connections_warming", static_cast<double>(st.connections_warming));
     o.Set("connections_preconnected", static_cast<double>(st.connections_preconnected));
+    o.Set("gate_waiting", static_cast<double>(st.gate_waiting));
     return o;
   }
 

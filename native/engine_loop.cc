@@ -87,6 +87,15 @@ void IoLoop::Post(std::vector<EngineRequest>&& requests) {
   Wake();
 }
 
+void IoLoop::PostGate(int slots, bool cancel_waiting) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (slots >= 0) gate_post_ = slots;
+    if (cancel_waiting) cancel_waiting_ = true;
+  }
+  Wake();
+}
+
 void IoLoop::PostPreconnect(int n) {
   warming_.fetch_add(static_cast<uint64_t>(n), std::memory_order_relaxed);
   {
@@ -130,6 +139,7 @@ void IoLoop::AddStats(EngineStats* s) const {
   if (p == IoPriority::kRealtime) ++s->realtime_threads;
   if (p == IoPriority::kRaised) ++s->raised_threads;
   s->realtime_demotions += demotions_.load(std::memory_order_relaxed);
+  s->gate_waiting += gate_waiting_.load(std::memory_order_relaxed);
 }
 
 // ---- IoLoop: the loop -------------------------------------------------------
@@ -180,6 +190,7 @@ void IoLoop::Run() {
     if (inbox) TakeInbox(now);
     StartDueTargets(now);
     ExpireDeadlines(now);
+    ServeGate(now);
     ServeWaiting(now);
     Flush();
     for (Conn* c : graveyard_) delete c;
@@ -188,6 +199,7 @@ void IoLoop::Run() {
     sched_.Iteration(EngineClockNs());
     priority_.store(static_cast<uint8_t>(sched_.current()), std::memory_order_relaxed);
     demotions_.store(sched_.demotions(), std::memory_order_relaxed);
+    gate_waiting_.store(gated_.size(), std::memory_order_relaxed);
   }
 }
 
@@ -223,10 +235,16 @@ void IoLoop::TakeInbox(int64_t now) {
   bool all;
   bool stop;
   int warm;
+  int gate;
+  bool cancel_waiting;
   {
     std::lock_guard<std::mutex> lock(mu_);
     warm = preconnect_;
     preconnect_ = 0;
+    gate = gate_post_;
+    gate_post_ = -1;
+    cancel_waiting = cancel_waiting_;
+    cancel_waiting_ = false;
     in.swap(inbox_);
     ids.swap(cancel_ids_);
     all = cancel_all_;
@@ -236,6 +254,8 @@ void IoLoop::TakeInbox(int64_t now) {
   // Preconnects first: under a connection cap they take their share before this turn's requests,
   // which then wait for them to come up rather than open connections of their own.
   if (warm > 0) Preconnect(warm, now);
+  // A gate set with these requests applies to them (the closed loop sets it before its first send).
+  if (gate >= 0) SetGate(gate, now);
   for (EngineRequest& er : in) {
     Req* r = NewReq();
     r->in = std::move(er);
@@ -245,11 +265,15 @@ void IoLoop::TakeInbox(int64_t now) {
     if (r->in.target_ns > now) {
       r->target = r->in.target_ns;
       targets_.Push(r);
+    } else if (gate_slots_ > 0) {
+      Gate(r);
     } else {
       StartRequest(r, now);
     }
   }
   ArmTargetTimer();
+  if (cancel_waiting) CancelWaiting(now);
+  ServeGate(now);
   for (uint32_t id : ids) {
     auto it = live_.find(id);
     if (it != live_.end()) Finish(it->second, EngineError::kCancelled, "cancelled", now);

@@ -87,6 +87,8 @@ class IoLoop {
   // Opens up to `n` connections ahead of any request (within this loop's cap); each joins the idle
   // pool once TCP (and TLS) is up, so the first requests skip the connect burst.
   void PostPreconnect(int n);
+  // The slot gate (Engine::SetGate, engine_gate.cc): slots < 0 leaves it as it is.
+  void PostGate(int slots, bool cancel_waiting);
   void AddStats(EngineStats* s) const;
   const ReadDelayHist* read_delay() const { return &read_delay_; }
   const ReadDelayHist* arrival_lag() const { return &arrival_lag_; }
@@ -113,6 +115,11 @@ class IoLoop {
   void ReleaseConn(Conn* c, bool reusable, int64_t now);
   void CloseConn(Conn* c);
   void ServeWaiting(int64_t now);
+  void SetGate(int slots, int64_t now);
+  void Gate(Req* r);
+  void ServeGate(int64_t now);
+  void LeaveGate(Req* r, int64_t now);
+  void CancelWaiting(int64_t now);
   void Preconnect(int n, int64_t now);
   void Warmed(Conn* c, int64_t now);
   void Unwarm(Conn* c);
@@ -143,6 +150,8 @@ class IoLoop {
   bool cancel_all_ = false;
   bool stop_ = false;
   int preconnect_ = 0;
+  int gate_post_ = -1;  // a new gate size, not yet taken (-1: none)
+  bool cancel_waiting_ = false;
   std::atomic<bool> wake_pending_{false};
   std::atomic<int64_t> assigned_{0};
 
@@ -151,6 +160,12 @@ class IoLoop {
   std::vector<Req*> free_;
   std::unordered_map<uint32_t, Req*> live_;
   std::deque<Req*> waiting_;
+  // The slot gate: its size (0: off), requests started on it, requests waiting for a slot, and
+  // for each free slot the moment it came free (the next request's planned send time).
+  int gate_slots_ = 0;
+  int gate_running_ = 0;
+  std::deque<Req*> gated_;
+  std::deque<int64_t> free_since_;
   std::vector<Conn*> idle_;
   std::vector<Conn*> warming_conns_;  // preconnects still connecting or handshaking
   ReqHeap deadlines_{&Req::deadline, &Req::deadline_idx};
@@ -176,6 +191,7 @@ class IoLoop {
   IoScheduling sched_;
   std::atomic<uint8_t> priority_{0};
   std::atomic<uint64_t> demotions_{0};
+  std::atomic<uint64_t> gate_waiting_{0};
 };
 
 }  // namespace servebench

@@ -38,6 +38,8 @@ struct Req final : SseSink {
   bool framing = false;      // body is framed as SSE
   bool retried = false;
   bool waiting = false;  // queued for a connection
+  bool gated = false;    // waiting for a slot of the gate (not started)
+  bool in_gate = false;  // started on a slot of the gate, which it frees when it ends
   // Set when the response passed a cap: the message its parse_error record gets.
   enum class Overflow : uint8_t { kNone, kEvent, kResponse } overflow = Overflow::kNone;
   std::string OverflowMessage() const;

@@ -26,7 +26,7 @@ void IoLoop::FreeReq(Req* r) {
   r->conn = nullptr;
   r->written = 0;
   r->deadline = r->target = r->last_body_ns = r->last_read_ns = 0;
-  r->framing = r->retried = r->waiting = false;
+  r->framing = r->retried = r->waiting = r->gated = r->in_gate = false;
   r->overflow = Req::Overflow::kNone;
   free_.push_back(r);
 }
@@ -110,6 +110,7 @@ void IoLoop::Finish(Req* r, EngineError kind, const std::string& message, int64_
     waiting_.erase(std::find(waiting_.begin(), waiting_.end(), r));
     r->waiting = false;
   }
+  LeaveGate(r, now);
   if (Conn* c = r->conn) {
     // A request that ends while its connection is mid-response leaves that
     // connection unusable.

@@ -103,6 +103,8 @@ export interface EngineBatch {
   start_ns: BigInt64Array;
   /** Stamp of the read that held the last body byte, or when the request failed. */
   end_ns: BigInt64Array;
+  /** Under the slot gate (setGate): when the slot the request went out on came free; 0n: not gated. */
+  planned_ns: BigInt64Array;
   bytes_sent: Float64Array;
   /** Decoded body bytes. */
   bytes_received: Float64Array;
@@ -120,7 +122,8 @@ export interface EngineBatch {
   event_type: string[] | null;
   /** The body when it was not framed as SSE (non-streaming, or a non-2xx status), else null. */
   body: (string | null)[];
-  error: ({ type: 'connection' | 'parse_error' | 'timeout' | 'cancelled'; message: string } | null)[];
+  /** 'unsent': it waited at the slot gate and cancelWaiting() ended it; nothing was sent. */
+  error: ({ type: 'connection' | 'parse_error' | 'timeout' | 'cancelled' | 'unsent'; message: string } | null)[];
 }
 
 /** The native stream engine; src/transport/native.ts wraps it. */
@@ -142,6 +145,13 @@ export interface NativeEngine {
   cancelAll(): void;
   /** Opens n connections ahead of the first requests (each thread its share, within the cap). */
   preconnect(n: number): void;
+  /**
+   * The slot gate: at most `slots` requests run at once, those submitted beyond wait in order and
+   * start the moment one ends, on the I/O thread (0: off; anything waiting starts at once).
+   */
+  setGate(slots: number): void;
+  /** Ends every request still waiting for a slot of the gate, unsent (its error type 'unsent'). */
+  cancelWaiting(): void;
   /** Cancels what is in flight, joins the threads, and delivers the last records before returning. */
   close(): void;
   stats(): {
@@ -187,6 +197,8 @@ export interface NativeEngine {
     connections_warming: number;
     /** Connections preconnect() opened and put in the idle pool. */
     connections_preconnected: number;
+    /** Submitted requests waiting for a slot of the gate. */
+    gate_waiting: number;
   };
 }
 

@@ -107,6 +107,7 @@ export function withMedia(source: ConversationSource, cfg: RunConfig): Conversat
     kind: source.kind,
     size: source.size,
     hasTimestamps: source.hasTimestamps,
+    ...(source.singleTurn !== undefined ? { singleTurn: source.singleTurn } : {}),
     next: () => add(source.next()),
   };
 }

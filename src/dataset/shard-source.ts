@@ -8,6 +8,7 @@ export class ShardSource implements ConversationSource {
   readonly kind: string;
   readonly size: number | null;
   readonly hasTimestamps: boolean;
+  readonly singleTurn: boolean;
 
   constructor(
     private readonly inner: ConversationSource,
@@ -16,6 +17,7 @@ export class ShardSource implements ConversationSource {
     this.kind = inner.kind;
     this.size = inner.size;
     this.hasTimestamps = inner.hasTimestamps;
+    this.singleTurn = inner.singleTurn ?? false;
   }
 
   next(): Conversation {

@@ -25,6 +25,7 @@ export function loadSingleTurn(ctx: LoadContext, text: string): IndexedSource {
   return new IndexedSource({
     kind: 'single_turn',
     hasTimestamps: timed,
+    singleTurn: true,
     sampler: samplerFor(ctx, items.length),
     cache: true,
     build: (i) => {

@@ -11,6 +11,8 @@ export interface IndexedSourceSpec {
   build: (index: number) => Conversation;
   /** Keep built conversations (their token counts are the costly part); off when building is cheap. */
   cache: boolean;
+  /** Every conversation is one turn (ConversationSource.singleTurn). */
+  singleTurn?: boolean;
 }
 
 function copy(c: Conversation): Conversation {
@@ -21,6 +23,7 @@ export class IndexedSource implements ConversationSource {
   readonly kind: string;
   readonly size: number;
   readonly hasTimestamps: boolean;
+  readonly singleTurn: boolean;
   private readonly built = new Map<number, Conversation>();
   /** Indices already drawn by prefetch(), served before new draws. */
   private readonly queue: number[] = [];
@@ -30,6 +33,7 @@ export class IndexedSource implements ConversationSource {
     this.kind = spec.kind;
     this.size = spec.sampler.size;
     this.hasTimestamps = spec.hasTimestamps;
+    this.singleTurn = spec.singleTurn ?? false;
   }
 
   next(): Conversation {

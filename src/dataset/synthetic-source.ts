@@ -104,11 +104,22 @@ class ConversationMaker {
   }
 }
 
+/** Every conversation the config makes is one turn. */
+function oneTurn(cfg: SyntheticSourceConfig): boolean {
+  return cfg.turn_stddev === 0 && Math.max(1, Math.round(cfg.turn_mean)) === 1;
+}
+
 class EndlessSource implements ConversationSource {
   readonly kind = 'synthetic';
   readonly size = null;
   readonly hasTimestamps = false;
-  constructor(private readonly maker: ConversationMaker) {}
+  readonly singleTurn: boolean;
+  constructor(
+    private readonly maker: ConversationMaker,
+    cfg: SyntheticSourceConfig,
+  ) {
+    this.singleTurn = oneTurn(cfg);
+  }
   next(): Conversation {
     return this.maker.make();
   }
@@ -117,12 +128,13 @@ class EndlessSource implements ConversationSource {
 export function createSyntheticSource(cfg: SyntheticSourceConfig, tok: TextTokenizer): ConversationSource {
   validateSyntheticConfig(cfg);
   const maker = new ConversationMaker(cfg, tok);
-  if (cfg.conversation_num === null) return new EndlessSource(maker);
+  if (cfg.conversation_num === null) return new EndlessSource(maker, cfg);
   // Finite: conversation i is the i-th one made, whatever order the sampler asks for them in.
   const made: Conversation[] = [];
   return new IndexedSource({
     kind: 'synthetic',
     hasTimestamps: false,
+    singleTurn: oneTurn(cfg),
     sampler: new IndexSampler(cfg.conversation_num, cfg.sampling, new Rng(cfg.seed).fork('sampling')),
     cache: true,
     build: (i) => {

@@ -13,6 +13,7 @@ export function withTestDelay(source: ConversationSource, env: NodeJS.ProcessEnv
     kind: source.kind,
     size: source.size,
     hasTimestamps: source.hasTimestamps,
+    ...(source.singleTurn !== undefined ? { singleTurn: source.singleTurn } : {}),
     next: () => {
       Atomics.wait(cell, 0, 0, ms); // a synchronous sleep: next() is synchronous
       return source.next();

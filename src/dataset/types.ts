@@ -74,6 +74,8 @@ export interface ConversationSource {
   readonly size: number | null;
   /** True when turns carry timestamp_ms (fixed-schedule replay is then the default). */
   readonly hasTimestamps: boolean;
+  /** True when every conversation is one turn (no request waits for another's reply); absent: not known. */
+  readonly singleTurn?: boolean;
   /** The next conversation per the sampling strategy; a finite source wraps around. */
   next(): Conversation;
   /** Moves past the next conversation without building it (a shard skipping the others' draws). */

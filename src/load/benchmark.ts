@@ -18,7 +18,7 @@ import type { IssueResult, StopReason } from './phase-window.js';
 import { runRate } from './rate.js';
 import { waitUntil } from './timer.js';
 import { type SessionCounts, SessionFeeder } from './sessions.js';
-import type { CancellationSpec, PhaseSpec } from './types.js';
+import type { CancellationSpec, PhaseSpec, SlotGate } from './types.js';
 
 export interface BenchmarkPlan {
   warmup: PhaseSpec | null;
@@ -30,6 +30,8 @@ export interface BenchmarkPlan {
   nap?: boolean;
   /** --start-at: the profiling phase starts at this CLOCK_MONOTONIC instant (after the warmup); null: at once. */
   startAtNs?: bigint | null;
+  /** The transport's slot gate, for closed-loop phases of a plain count (concurrency.ts). */
+  gate?: SlotGate;
 }
 
 export interface BenchmarkHooks extends IssuerHooks {
@@ -81,18 +83,29 @@ export async function runBenchmark(
   const issuer = new CreditIssuer(hooks, control, plan.cancellation);
   const runPhase = async (spec: PhaseSpec): Promise<PhaseOutcome> => {
     const feeder = new SessionFeeder(source);
-    // The runner's PhaseWindow announces each label (the phase, then 'cooldown') with its counters.
-    const r = await runMode(spec, {
-      issuer,
-      feeder,
-      control,
-      onLabel: (label, counters) => hooks.onPhaseStart?.(label, counters, spec),
-      nap: plan.nap ?? false,
-    });
-    feeder.abandonWaiting();
-    // A duration, a cooldown or a stop hands the in-flight requests the grace period; a count waits for them.
-    const graceNow = r.reason === 'duration' || r.cooldown !== null || control.stopped;
-    const grace_expired = await issuer.drain(plan.graceNs, graceNow);
+    const gate = plan.gate;
+    // A stop sends nothing more: requests waiting at the gate end as cancelled records.
+    const offGate = gate ? control.onChange(() => control.stopped && gate.cancelWaiting()) : null;
+    let r: IssueResult;
+    let grace_expired: boolean;
+    try {
+      // The runner's PhaseWindow announces each label (the phase, then 'cooldown') with its counters.
+      r = await runMode(spec, {
+        issuer,
+        feeder,
+        control,
+        onLabel: (label, counters) => hooks.onPhaseStart?.(label, counters, spec),
+        nap: plan.nap ?? false,
+        ...(gate ? { gate } : {}),
+      });
+      feeder.abandonWaiting();
+      // A duration, a cooldown or a stop hands the in-flight requests the grace period; a count waits for them.
+      const graceNow = r.reason === 'duration' || r.cooldown !== null || control.stopped;
+      grace_expired = await issuer.drain(plan.graceNs, graceNow);
+    } finally {
+      offGate?.();
+      gate?.close();
+    }
     const outcome: PhaseOutcome = {
       phase: spec.phase,
       counters: r.counters,

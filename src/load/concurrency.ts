@@ -9,7 +9,7 @@ import { slotOpensAtNs } from './ramp.js';
 import { slotActiveFromNs } from './stages.js';
 import type { SessionFeeder, Ticket } from './sessions.js';
 import { waitUntil } from './timer.js';
-import type { PhaseSpec } from './types.js';
+import type { PhaseSpec, SlotGate } from './types.js';
 
 export interface ModeContext {
   issuer: CreditIssuer;
@@ -18,6 +18,8 @@ export interface ModeContext {
   onLabel?: LabelListener;
   /** Nap rather than spin when close to a send time (timer.ts): the transport stamps off the JS thread. */
   nap?: boolean;
+  /** The transport's slot gate, where it has one (SlotGate). */
+  gate?: SlotGate;
 }
 
 export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<IssueResult> {
@@ -69,11 +71,19 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
     }
   };
 
+  // A plain count may hand its slots to the transport's gate: `ahead` more slots here keep that many
+  // requests waiting there, and a slot that frees starts the next at once, with no JS turn between
+  // (a wave of 1,024 completions on a busy JS thread would otherwise delay the next wave's sends).
+  // Not with a ramp, stages, a duration or a cooldown, whose openings and ends the JS slots time.
+  const counted = spec.requestCount !== null && spec.durationNs === null && spec.cooldownNs === null;
+  const gate = counted && !rampNs && !stages ? ctx.gate : undefined;
+  const ahead = gate ? gate.ahead(concurrency) : 0;
+  if (gate) {
+    gate.open(concurrency);
+    win.counters.gateSlots = concurrency;
+  }
   // A count below the concurrency needs no more slots than requests (unless a cooldown follows).
-  const slots =
-    spec.requestCount !== null && spec.durationNs === null && spec.cooldownNs === null
-      ? Math.min(concurrency, spec.requestCount)
-      : concurrency;
+  const slots = counted ? Math.min(concurrency + ahead, spec.requestCount!) : concurrency;
   // Issuing ends when no slot will take another credit; the requests still in flight then are the
   // drain's (benchmark.ts), so a duration's grace period starts at the deadline, not after them.
   await Promise.race([Promise.all(Array.from({ length: slots }, (_, k) => slot(k))), win.issuingOver()]);

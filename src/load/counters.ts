@@ -26,8 +26,21 @@ export class CreditCounters {
     return this.succeeded + this.errored + this.cancelled;
   }
 
-  get inFlight(): number {
+  /** Under a slot gate (SlotGate): its size. Of the requests sent, at most this many run; the rest wait at the transport. */
+  gateSlots: number | null = null;
+
+  /** Sent and not settled: running, and under a slot gate, waiting for one of its slots. */
+  get outstanding(): number {
     return this.sent - this.completed;
+  }
+
+  get inFlight(): number {
+    return this.gateSlots === null ? this.outstanding : Math.min(this.outstanding, this.gateSlots);
+  }
+
+  /** Sent and waiting at a slot gate. */
+  get waiting(): number {
+    return this.outstanding - this.inFlight;
   }
 
   settle(status: RecordStatus): void {

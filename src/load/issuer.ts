@@ -191,7 +191,13 @@ export class CreditIssuer {
     timer?.clear();
     const endNs = process.hrtime.bigint();
     this.inFlight--;
-    args.counters.settle(result.status);
+    if (result.status === 'unsent') {
+      // Never left the transport's gate: counted as a credit that never left a queue.
+      args.counters.sent--;
+      args.counters.unsent++;
+    } else {
+      args.counters.settle(result.status);
+    }
     args.onSettled?.(args.ticket, result, endNs);
     this.pump();
     this.notifyIdle();

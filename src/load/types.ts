@@ -6,7 +6,8 @@ import type { Stage } from './stages.js';
 
 /** What the scheduler learns from one dispatched request. */
 export interface DispatchResult {
-  status: RecordStatus;
+  /** 'unsent': the transport never sent it (a slot gate's waiting request when the run stopped); no record. */
+  status: RecordStatus | 'unsent';
   /** The assistant's reply text (content), when the caller asked for it (multi-turn history). */
   reply: string | null;
 }
@@ -54,6 +55,22 @@ export interface PhaseSpec {
   durationNs: number | null;
   /** After the measured part ends, keep the same load this many ns more, tagged 'cooldown'. */
   cooldownNs: number | null;
+}
+
+/**
+ * A transport that runs a closed loop's slots itself (the native engine's slot gate): with the
+ * gate open, at most `slots` requests are in flight and those sent beyond wait, in order, for the
+ * next to end, so a wave of completions is followed at once by a wave of sends, whatever the JS
+ * thread is doing. Each gated record's credit_issued_ns is when its slot came free.
+ */
+export interface SlotGate {
+  /** How many requests may wait beyond `slots` (the closed loop keeps that many issued ahead). */
+  ahead(slots: number): number;
+  open(slots: number): void;
+  /** Requests still waiting end unsent (a run that stops sends no more): their dispatch answers 'unsent'. */
+  cancelWaiting(): void;
+  /** Every request goes out at once again (after the phase drained). */
+  close(): void;
 }
 
 /** Seeded deliberate cancellation (--request-cancellation-rate/-delay). */

@@ -131,6 +131,11 @@ export interface RawRecord {
   decoded?: DecodedStream | null;
   /** Realtime (WebSocket): the stamps of the client events sent, in order (GuideLLM's round-trip metrics). */
   sent_ns?: bigint[];
+  /**
+   * Never sent: it waited at a slot gate (load/types.ts SlotGate) when the run stopped. The
+   * scheduler counts it unsent, as a credit that never left its queue, and no record is kept.
+   */
+  unsent?: true;
 }
 
 /**

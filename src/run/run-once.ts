@@ -32,7 +32,7 @@ import { TargetRouter } from './targets.js';
 import { preconnectRun } from './preconnect.js';
 import { BreakdownBuilder } from '../export/breakdown.js';
 import { HarnessMonitor, noteRecordBacklog, type HarnessReport } from '../harness/monitor.js';
-import { type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
+import { type BenchmarkPlan, type BenchmarkResult, type PhaseOutcome, runBenchmark } from '../load/benchmark.js';
 import { buildPlan } from '../load/plan.js';
 import type { PreparedRun, RunEnv, RunOutcome } from './types.js';
 import { servebenchVersion } from '../version.js';
@@ -41,6 +41,23 @@ import { SaturationWatch } from './saturation-watch.js';
 import { estimateClock, shardSection, startAtMonotonic } from './shard-start.js';
 import { renderStages, stageResults, type StageResult } from './stage-report.js';
 import type { ShardConfig } from '../config/shard.js';
+
+/**
+ * The transport's slot gate for the closed-loop phases (load/types.ts SlotGate), where requests
+ * do not depend on each other: one-turn conversations (a session's next turn waits for a reply),
+ * no deliberate cancellation (its delay runs from the send) and no over-saturation watch (which
+ * counts sends as they go out).
+ */
+function slotGatePlan(
+  transport: TargetRouter,
+  source: ConversationSource,
+  plan: BenchmarkPlan,
+  watched: boolean,
+): Pick<BenchmarkPlan, 'gate'> {
+  if (source.singleTurn !== true || plan.cancellation !== null || watched) return {};
+  const gate = transport.slotGate();
+  return gate ? { gate } : {};
+}
 
 function describeShard(s: ShardConfig, startAtNs: bigint | null): string {
   const at =
@@ -188,12 +205,14 @@ export async function runOnce(cfg: RunConfig, env: RunEnv): Promise<RunOutcome> 
   try {
     result = await runBenchmark(
       // The native engine stamps on its own threads, so the pacer may nap instead of spinning.
-      { ...plan, nap: transport.name === 'native', startAtNs },
+      { ...plan, nap: transport.name === 'native', startAtNs, ...slotGatePlan(transport, source, plan, watch !== null) },
       source,
       {
         dispatch: async (credit, opts) => {
           watch?.onSend(credit.phase);
           const raw = await transport.sendCredit(credit, opts.signal);
+          // Never sent (the slot gate's waiting requests at a stop): no record, counted unsent.
+          if (raw.unsent) return { status: 'unsent', reply: null };
           harness.observe(raw);
           let prepared: PreparedRecord;
           try {

@@ -6,6 +6,7 @@ import type { RunConfig } from '../config/types.js';
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { RequestBuilder } from '../endpoints/request.js';
 import { TargetSelector } from '../load/targets.js';
+import type { SlotGate } from '../load/types.js';
 import type { Credit, RawRecord } from '../records/types.js';
 import { openTransport } from '../transport/select.js';
 import { RealtimeTransport } from '../transport/realtime.js';
@@ -124,6 +125,33 @@ export class TargetRouter implements Transport {
     }
     const c: Credit = { ...credit, target: built.target };
     return { credit: c, request: built.builder.build(c), target: pick.url };
+  }
+
+  /**
+   * The slot gate of the one target's transport (the native engine's), or null: with several URLs
+   * each would need its own share of the slots. `ahead`: one more wave of requests waits there.
+   */
+  slotGate(): SlotGate | null {
+    if (this.targets.length !== 1) return null;
+    const t = this.targets[0].transport as Partial<{ setGate(slots: number): void; cancelWaiting(): void }>;
+    const { setGate, cancelWaiting } = t;
+    if (!setGate || !cancelWaiting) return null;
+    let open = false;
+    return {
+      ahead: (slots) => slots,
+      open: (slots) => {
+        open = true;
+        setGate.call(t, slots);
+      },
+      cancelWaiting: () => {
+        if (open) cancelWaiting.call(t);
+      },
+      close: () => {
+        if (!open) return;
+        open = false;
+        setGate.call(t, 0);
+      },
+    };
   }
 
   /** Picks the credit's target, builds its request and sends it there. */

@@ -237,8 +237,11 @@ export class NativeTransport implements Transport {
         const data = b.event_data.slice(off, off + count);
         const types = b.event_type === null ? new Array<string>(count).fill('') : b.event_type.slice(off, off + count);
         const stamps = Array.from(b.event_ns.subarray(off, off + count));
+        // Started by the engine's slot gate: the credit was issued when its slot came free.
+        const planned = b.planned_ns[i];
+        const credit = planned === 0n ? p.credit : { ...p.credit, credit_issued_ns: planned };
         const record = this.record(
-          p.credit,
+          credit,
           p.req,
           b.start_ns[i],
           b.end_ns[i],
@@ -251,6 +254,7 @@ export class NativeTransport implements Transport {
           this.error(b.error[i], p),
         );
         record.trace = traceOf(b, i);
+        if (b.error[i]?.type === 'unsent') record.unsent = true;
         const decoded = b.decoded?.[i];
         if (decoded) record.decoded = decoded;
         p.resolve(record);
@@ -265,6 +269,7 @@ export class NativeTransport implements Transport {
     if (e.type === 'timeout')
       return { type: 'timeout', message: `request timed out after ${this.opts.requestTimeoutMs / 1000} s`, http_status: null };
     if (e.type === 'cancelled') return { type: 'cancelled', message: p.cancelReason ?? e.message, http_status: null };
+    if (e.type === 'unsent') return { type: 'cancelled', message: e.message, http_status: null };
     return withTlsSubtype({ type: e.type, message: e.message, http_status: null }, tlsReasonOfMessage(e.message));
   }
 
@@ -357,6 +362,18 @@ export class NativeTransport implements Transport {
     }
     const opened = this.engine.stats().connections_preconnected - before;
     return { asked: n, opened, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
+  }
+
+  /** The engine's slot gate (load/types.ts SlotGate): at most `slots` requests at once, 0: off. Sends queued here go first. */
+  setGate(slots: number): void {
+    this.flush();
+    callNative(() => this.engine.setGate(slots));
+  }
+
+  /** Requests waiting for a slot of the gate end unsent (RawRecord.unsent). */
+  cancelWaiting(): void {
+    this.flush();
+    this.engine.cancelWaiting();
   }
 
   /** The configured read-coalescing window, µs (the harness report states it). */

@@ -24,7 +24,7 @@ export function formatProgress(c: CreditCounters, target: ProgressTarget, elapse
     `[${label}] ${head}`,
     `${rate.toFixed(1)} req/s`,
     `sent ${c.sent}`,
-    `in flight ${c.inFlight}`,
+    c.waiting > 0 ? `in flight ${c.inFlight} (+${c.waiting} waiting)` : `in flight ${c.inFlight}`,
     `errors ${c.errored}`,
     `cancelled ${c.cancelled}`,
     `ETA ${eta === null ? '--' : fmtDuration(eta)}`,

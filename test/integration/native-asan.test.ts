@@ -27,6 +27,7 @@ const SOURCES = [
   'engine.cc',
   'engine_loop.cc',
   'engine_requests.cc',
+  'engine_gate.cc',
   'engine_conn.cc',
   'engine_read.cc',
   'engine_tls.cc',
@@ -123,7 +124,7 @@ const req = (streaming = true, long = false) => ({ path: '/v1/chat/completions',
 let n = 0;
 const credit = (t = null) => ({ index: n, phase: 'profiling', x_request_id: \`a\${n++}\`, credit_issued_ns: process.hrtime.bigint(), targeted_start_ns: t, turn: {} });
 
-// 1. The fast mock and the engine: streams, non-streaming, cancellations, scheduled sends, two threads each, coalescing reads.
+// 1. The fast mock and the engine: streams, non-streaming, cancellations, scheduled sends, the slot gate, two threads each, coalescing reads.
 const mock = new native.MockServer({ port: 0, workers: 2, itlMs: 1, words: [' the', ' of'], stampEvents: true });
 const url = \`http://127.0.0.1:\${mock.port()}\`;
 // Payloads decoded on the I/O threads (native/sse_decode.cc), reads coalesced.
@@ -143,6 +144,19 @@ const rs = await Promise.all(sends);
 if (!rs.some((r) => r.status === 'ok' && r.decoded && r.decoded.content !== '')) fail('no record was decoded natively');
 if (rs.filter((r) => r.status === 'ok').length < 200) fail(\`too few ok: \${JSON.stringify(rs.find((r) => r.status !== 'ok')?.error)}\`);
 if (!rs.some((r) => r.status === 'cancelled')) fail('no cancellation happened');
+// The slot gate, 6 slots over the two threads: some run, some are cancelled while waiting or
+// running, and those still waiting after 30 ms end unsent.
+t.setGate(6);
+const gated = Array.from({ length: 40 }, (_, i) => {
+  const ac = new AbortController();
+  if (i % 9 === 4) setTimeout(() => ac.abort(), 5 + i);
+  return t.send(credit(), req(), ac.signal);
+});
+setTimeout(() => t.cancelWaiting(), 30);
+const gr = await Promise.all(gated);
+if (!gr.some((r) => r.unsent)) fail('no request was left unsent at the gate');
+if (!gr.some((r) => r.status === 'ok' && !r.unsent)) fail('no gated request ran');
+t.setGate(0);
 const inflight = Array.from({ length: 20 }, () => t.send(credit(), req()));
 setTimeout(() => t.cancelAll('end'), 2);
 await Promise.all(inflight);
