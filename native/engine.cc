@@ -73,17 +73,17 @@ void Engine::CancelAll() {
   for (auto& loop : loops_) loop->PostCancel({}, true);
 }
 
-void Engine::SetGate(int slots) {
+void Engine::SetGate(int slots, bool held) {
   if (!started_ || stopped_ || slots < 0) return;
   const int k = static_cast<int>(loops_.size());
   // Evenly, as Submit balances requests across the threads; a thread's share is at least one.
   for (int i = 0; i < k; ++i)
-    loops_[i]->PostGate(slots == 0 ? 0 : std::max(1, slots / k + (i < slots % k ? 1 : 0)), false);
+    loops_[i]->PostGate(slots == 0 ? 0 : std::max(1, slots / k + (i < slots % k ? 1 : 0)), held, false);
 }
 
 void Engine::CancelWaiting() {
   if (!started_ || stopped_) return;
-  for (auto& loop : loops_) loop->PostGate(-1, true);
+  for (auto& loop : loops_) loop->PostGate(-1, false, true);
 }
 
 void Engine::Preconnect(int n) {

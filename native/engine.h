@@ -176,7 +176,9 @@ class Engine {
   // The slot gate, a closed loop run here: at most `slots` requests of this engine run at once;
   // requests submitted beyond that wait in order and start the moment one ends, with no round
   // trip to JS. 0 turns it off (anything waiting starts at once). Split evenly over the threads.
-  void SetGate(int slots);
+  // `held`: no slot is free until the next SetGate without it, so a first wave submitted
+  // meanwhile starts together, however long JS took to build it.
+  void SetGate(int slots, bool held = false);
   // Ends every request still waiting for a slot, unsent (kUnsent: a run that stops sends no more).
   void CancelWaiting();
   // Opens `n` connections across the threads before any request needs them (each thread within

@@ -5,7 +5,7 @@
 //               tls: {servername, verify, caFile, extraCaFile, systemCaFile, certFile, keyFile}}, onRecords)
 //   engine.submit(ids, requests, ends, streaming, timeoutMs, targetNs)
 //   engine.cancel(ids) / engine.cancelAll() / engine.preconnect(n) / engine.close() / engine.stats()
-//   engine.setGate(slots) / engine.cancelWaiting()   (the slot gate: Engine::SetGate)
+//   engine.setGate(slots, held?) / engine.cancelWaiting()   (the slot gate: Engine::SetGate)
 //
 // Finished records reach `onRecords(batch)` in batches: an I/O thread wakes
 // the JS thread through a thread-safe function at most once per batch, and
@@ -315,15 +315,20 @@ class EngineWrap : public Napi::ObjectWrap<EngineWrap> {
     return env.Undefined();
   }
 
-  // At most `slots` requests run at once, the rest wait in order (0: off); see Engine::SetGate.
+  // At most `slots` requests run at once, the rest wait in order (0: off); `held`: none starts until
+  // the next call without it. See Engine::SetGate.
   Napi::Value SetGate(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    if (info.Length() != 1 || !info[0].IsNumber()) ThrowBadArg(env, "engine.setGate(slots: number): bad arguments");
+    if (info.Length() < 1 || info.Length() > 2 || !info[0].IsNumber() ||
+        (info.Length() == 2 && !info[1].IsBoolean() && !info[1].IsUndefined())) {
+      ThrowBadArg(env, "engine.setGate(slots: number, held?: boolean): bad arguments");
+    }
+    const bool held = info.Length() == 2 && info[1].IsBoolean() && info[1].As<Napi::Boolean>().Value();
     const double n = info[0].As<Napi::Number>().DoubleValue();
     if (!(n >= 0) || n > 1e7 || n != static_cast<double>(static_cast<int>(n))) {
       ThrowBadArg(env, "engine.setGate: slots must be an integer in [0, 1e7]");
     }
-    if (!state_->closed) state_->engine->SetGate(static_cast<int>(n));
+    if (!state_->closed) state_->engine->SetGate(static_cast<int>(n), held);
     return env.Undefined();
   }
 

@@ -9,7 +9,7 @@
 
 namespace servebench {
 
-void IoLoop::SetGate(int slots, int64_t now) {
+void IoLoop::SetGate(int slots, bool held, int64_t now) {
   gate_slots_ = std::max(0, slots);
   free_since_.clear();
   if (gate_slots_ == 0) {
@@ -22,7 +22,9 @@ void IoLoop::SetGate(int slots, int64_t now) {
     }
     return;
   }
-  for (int i = gate_running_; i < gate_slots_; ++i) free_since_.push_back(now);
+  if (!held) {
+    for (int i = gate_running_; i < gate_slots_; ++i) free_since_.push_back(now);
+  }
 }
 
 void IoLoop::Gate(Req* r) {
@@ -30,7 +32,7 @@ void IoLoop::Gate(Req* r) {
   gated_.push_back(r);
 }
 
-void IoLoop::ServeGate(int64_t now) {
+void IoLoop::ServeGate() {
   while (!gated_.empty() && !free_since_.empty() && !stopping_) {
     Req* r = gated_.front();
     gated_.pop_front();
@@ -39,8 +41,10 @@ void IoLoop::ServeGate(int64_t now) {
     ++gate_running_;
     r->rec.planned_ns = free_since_.front();
     free_since_.pop_front();
+    // Stamped when it is taken up, not at the iteration's start: a released first wave of 1,024 takes
+    // milliseconds of send() calls, which are the client's dispatch delay, not the server's TTFT.
     // May end it at once (a connect that fails): LeaveGate then frees the slot for the next.
-    StartRequest(r, now);
+    StartRequest(r, EngineClockNs());
   }
 }
 

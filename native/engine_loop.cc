@@ -87,10 +87,13 @@ void IoLoop::Post(std::vector<EngineRequest>&& requests) {
   Wake();
 }
 
-void IoLoop::PostGate(int slots, bool cancel_waiting) {
+void IoLoop::PostGate(int slots, bool held, bool cancel_waiting) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (slots >= 0) gate_post_ = slots;
+    if (slots >= 0) {
+      gate_post_ = slots;
+      gate_held_ = held;
+    }
     if (cancel_waiting) cancel_waiting_ = true;
   }
   Wake();
@@ -190,7 +193,7 @@ void IoLoop::Run() {
     if (inbox) TakeInbox(now);
     StartDueTargets(now);
     ExpireDeadlines(now);
-    ServeGate(now);
+    ServeGate();
     ServeWaiting(now);
     Flush();
     for (Conn* c : graveyard_) delete c;
@@ -236,12 +239,14 @@ void IoLoop::TakeInbox(int64_t now) {
   bool stop;
   int warm;
   int gate;
+  bool gate_held;
   bool cancel_waiting;
   {
     std::lock_guard<std::mutex> lock(mu_);
     warm = preconnect_;
     preconnect_ = 0;
     gate = gate_post_;
+    gate_held = gate_held_;
     gate_post_ = -1;
     cancel_waiting = cancel_waiting_;
     cancel_waiting_ = false;
@@ -255,7 +260,7 @@ void IoLoop::TakeInbox(int64_t now) {
   // which then wait for them to come up rather than open connections of their own.
   if (warm > 0) Preconnect(warm, now);
   // A gate set with these requests applies to them (the closed loop sets it before its first send).
-  if (gate >= 0) SetGate(gate, now);
+  if (gate >= 0) SetGate(gate, gate_held, now);
   for (EngineRequest& er : in) {
     Req* r = NewReq();
     r->in = std::move(er);
@@ -273,7 +278,7 @@ void IoLoop::TakeInbox(int64_t now) {
   }
   ArmTargetTimer();
   if (cancel_waiting) CancelWaiting(now);
-  ServeGate(now);
+  ServeGate();
   for (uint32_t id : ids) {
     auto it = live_.find(id);
     if (it != live_.end()) Finish(it->second, EngineError::kCancelled, "cancelled", now);

@@ -148,8 +148,9 @@ export interface NativeEngine {
   /**
    * The slot gate: at most `slots` requests run at once, those submitted beyond wait in order and
    * start the moment one ends, on the I/O thread (0: off; anything waiting starts at once).
+   * `held`: no slot is free until the next call without it (a first wave starts together).
    */
-  setGate(slots: number): void;
+  setGate(slots: number, held?: boolean): void;
   /** Ends every request still waiting for a slot of the gate, unsent (its error type 'unsent'). */
   cancelWaiting(): void;
   /** Cancels what is in flight, joins the threads, and delivers the last records before returning. */

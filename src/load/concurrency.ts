@@ -84,8 +84,14 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
   }
   // A count below the concurrency needs no more slots than requests (unless a cooldown follows).
   const slots = counted ? Math.min(concurrency + ahead, spec.requestCount!) : concurrency;
+  // Each slot builds and sends its first request before its first await. Behind a held gate the
+  // first wave is all built before any of it starts, and then starts together (the load starts
+  // there; built one by one as they went out, 1,024 requests spread the first wave over 100 ms).
+  const first = Array.from({ length: Math.min(slots, concurrency) }, (_, k) => slot(k));
+  gate?.release();
+  const rest = Array.from({ length: slots - first.length }, (_, k) => slot(first.length + k));
   // Issuing ends when no slot will take another credit; the requests still in flight then are the
   // drain's (benchmark.ts), so a duration's grace period starts at the deadline, not after them.
-  await Promise.race([Promise.all(Array.from({ length: slots }, (_, k) => slot(k))), win.issuingOver()]);
+  await Promise.race([Promise.all([...first, ...rest]), win.issuingOver()]);
   return win.result(process.hrtime.bigint());
 }

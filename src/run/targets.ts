@@ -133,15 +133,20 @@ export class TargetRouter implements Transport {
    */
   slotGate(): SlotGate | null {
     if (this.targets.length !== 1) return null;
-    const t = this.targets[0].transport as Partial<{ setGate(slots: number): void; cancelWaiting(): void }>;
+    const t = this.targets[0].transport as Partial<{ setGate(slots: number, held: boolean): void; cancelWaiting(): void }>;
     const { setGate, cancelWaiting } = t;
     if (!setGate || !cancelWaiting) return null;
     let open = false;
+    let size = 0;
     return {
       ahead: (slots) => slots,
       open: (slots) => {
         open = true;
-        setGate.call(t, slots);
+        size = slots;
+        setGate.call(t, slots, true);
+      },
+      release: () => {
+        if (open) setGate.call(t, size, false);
       },
       cancelWaiting: () => {
         if (open) cancelWaiting.call(t);
@@ -149,7 +154,7 @@ export class TargetRouter implements Transport {
       close: () => {
         if (!open) return;
         open = false;
-        setGate.call(t, 0);
+        setGate.call(t, 0, false);
       },
     };
   }

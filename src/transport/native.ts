@@ -364,10 +364,13 @@ export class NativeTransport implements Transport {
     return { asked: n, opened, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
   }
 
-  /** The engine's slot gate (load/types.ts SlotGate): at most `slots` requests at once, 0: off. Sends queued here go first. */
-  setGate(slots: number): void {
+  /**
+   * The engine's slot gate (load/types.ts SlotGate): at most `slots` requests at once, 0: off;
+   * `held`: none starts until the next call without it. Sends queued here go to the engine first.
+   */
+  setGate(slots: number, held = false): void {
     this.flush();
-    callNative(() => this.engine.setGate(slots));
+    callNative(() => this.engine.setGate(slots, held));
   }
 
   /** Requests waiting for a slot of the gate end unsent (RawRecord.unsent). */

@@ -1,6 +1,7 @@
 // The closed loop over a transport's slot gate (load/types.ts SlotGate): a plain count hands its
-// slots to the gate and keeps `ahead` more requests issued; a duration, a ramp or a cooldown does
-// not; a stop ends the waiting requests, never sent; the gate closes once the phase has drained.
+// slots to the gate, held until its first wave is issued, and keeps `ahead` more requests issued;
+// a duration, a ramp or a cooldown does not; a stop ends the waiting requests, never sent; the
+// gate closes once the phase has drained.
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type BenchmarkHooks, type BenchmarkPlan } from '../../../src/load/benchmark.js';
 import { RunControl } from '../../../src/load/control.js';
@@ -13,6 +14,7 @@ import { singleTurnSource, sleep } from './fakes.js';
 function gatedTransport(latencyMs: number, ahead = 3) {
   const log: string[] = [];
   let slots = 0;
+  let held = false;
   let running = 0;
   let issued = 0;
   const peaks = { running: 0, issued: 0 };
@@ -24,6 +26,12 @@ function gatedTransport(latencyMs: number, ahead = 3) {
     open: (n) => {
       log.push(`open ${n} (issued ${issued})`);
       slots = n;
+      held = true;
+    },
+    release: () => {
+      log.push(`release (issued ${issued}, running ${running})`);
+      held = false;
+      while (running < slots && waiting.length > 0) waiting.shift()!.run();
     },
     cancelWaiting: () => {
       log.push(`cancelWaiting (waiting ${waiting.length})`);
@@ -59,7 +67,7 @@ function gatedTransport(latencyMs: number, ahead = 3) {
           const timer = setTimeout(() => end('ok'), latencyMs);
           runningCancels.add(cancel);
         };
-        if (slots > 0 && running >= slots) waiting.push({ run, drop: () => settle('unsent') });
+        if (slots > 0 && (held || running >= slots)) waiting.push({ run, drop: () => settle('unsent') });
         else run();
       }),
     cancelAll: () => {
@@ -92,7 +100,8 @@ describe('closed loop over a slot gate', () => {
     const t = gatedTransport(10, 3);
     const r = await runBenchmark(plan(closed(4, { requestCount: 20 }), t.gate), singleTurnSource(), t.hooks, new RunControl());
     expect(r.profiling!.counters).toMatchObject({ sent: 20, succeeded: 20 });
-    expect(t.log).toEqual(['open 4 (issued 0)', 'close (issued 0)']);
+    // The first wave was all issued, held, before any of it ran.
+    expect(t.log).toEqual(['open 4 (issued 0)', 'release (issued 4, running 0)', 'close (issued 0)']);
     expect(t.peaks()).toEqual({ running: 4, issued: 7 });
   });
 
@@ -110,7 +119,7 @@ describe('closed loop over a slot gate', () => {
   ])('%s keeps the slots in JS: the gate never opens', async (_name, spec) => {
     const t = gatedTransport(10);
     await runBenchmark(plan(spec, t.gate), singleTurnSource(), t.hooks, new RunControl());
-    expect(t.log.some((l) => l.startsWith('open'))).toBe(false);
+    expect(t.log.some((l) => l.startsWith('open') || l.startsWith('release'))).toBe(false);
     expect(t.peaks().issued).toBe(3);
   });
 
@@ -122,7 +131,7 @@ describe('closed loop over a slot gate', () => {
     control.stop();
     const r = await run;
     const c = r.profiling!.counters;
-    expect(t.log).toEqual(['open 2 (issued 0)', 'cancelWaiting (waiting 3)', 'close (issued 0)']);
+    expect(t.log).toEqual(['open 2 (issued 0)', 'release (issued 2, running 0)', 'cancelWaiting (waiting 3)', 'close (issued 0)']);
     expect(c).toMatchObject({ sent: 2, succeeded: 2, cancelled: 0, unsent: 3 });
     expect(r.profiling!.sessions).toMatchObject({ started: 5, completed: 2, abandoned: 3 });
   });

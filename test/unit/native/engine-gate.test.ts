@@ -1,7 +1,8 @@
 // The engine's slot gate (setGate, native/engine_gate.cc): a closed loop run on the I/O thread.
 // Against a scripted server that answers each request after a delay: never more than `slots` in
 // flight; the requests beyond wait in order and each starts when one ends, carrying that moment as
-// its credit time; cancelWaiting ends only the waiting ones (never sent); setGate(0) starts them all.
+// its credit time; a held gate starts nothing until released; cancelWaiting ends only the waiting
+// ones (never sent); setGate(0) starts them all.
 import { afterEach, describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
 import type { RawRecord } from '../../../src/records/types.js';
@@ -70,6 +71,23 @@ describe('native engine: slot gate', () => {
     expect(t.stats().gate_waiting).toBe(0);
   });
 
+  it('held: nothing starts until the gate is released, then the wave starts together, credited from the release', async () => {
+    const t = await setup(20);
+    t.setGate(3, true);
+    const sent = Array.from({ length: 3 }, () => t.send(credit(), request()));
+    await sleep(60);
+    expect(server!.requests().length).toBe(0);
+    expect(t.stats().gate_waiting).toBe(3);
+    const released = process.hrtime.bigint();
+    t.setGate(3);
+    const recs = await Promise.all(sent);
+    expect(recs.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    const planned = new Set(recs.map((r) => r.credit.credit_issued_ns));
+    expect(planned.size).toBe(1);
+    expect([...planned][0]).toBeGreaterThanOrEqual(released);
+    for (const r of recs) expect(Number(r.start_ns - r.credit.credit_issued_ns) / 1e6).toBeLessThan(20);
+  });
+
   it('cancelWaiting ends the waiting requests at once, never sent, and leaves the running one', async () => {
     const t = await setup(300);
     t.setGate(1);
@@ -116,6 +134,8 @@ describe('native engine: slot gate', () => {
     try {
       for (const bad of [-1, 1.5, Number.NaN, 1e8]) expect(() => e.setGate(bad)).toThrow(/slots must be an integer/);
       expect(() => (e.setGate as (x: unknown) => void)('2')).toThrow(/bad arguments/);
+      expect(() => (e.setGate as (x: unknown, y: unknown) => void)(2, 'yes')).toThrow(/bad arguments/);
+      e.setGate(3, true);
       e.setGate(3);
       e.setGate(0);
     } finally {
