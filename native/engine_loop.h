@@ -88,7 +88,7 @@ class IoLoop {
   // pool once TCP (and TLS) is up, so the first requests skip the connect burst.
   void PostPreconnect(int n);
   // The slot gate (Engine::SetGate, engine_gate.cc): slots < 0 leaves it as it is.
-  void PostGate(int slots, bool cancel_waiting);
+  void PostGate(int slots, bool held, bool cancel_waiting);
   void AddStats(EngineStats* s) const;
   const ReadDelayHist* read_delay() const { return &read_delay_; }
   const ReadDelayHist* arrival_lag() const { return &arrival_lag_; }
@@ -115,9 +115,9 @@ class IoLoop {
   void ReleaseConn(Conn* c, bool reusable, int64_t now);
   void CloseConn(Conn* c);
   void ServeWaiting(int64_t now);
-  void SetGate(int slots, int64_t now);
+  void SetGate(int slots, bool held, int64_t now);
   void Gate(Req* r);
-  void ServeGate(int64_t now);
+  void ServeGate();
   void LeaveGate(Req* r, int64_t now);
   void CancelWaiting(int64_t now);
   void Preconnect(int n, int64_t now);
@@ -151,6 +151,7 @@ class IoLoop {
   bool stop_ = false;
   int preconnect_ = 0;
   int gate_post_ = -1;  // a new gate size, not yet taken (-1: none)
+  bool gate_held_ = false;
   bool cancel_waiting_ = false;
   std::atomic<bool> wake_pending_{false};
   std::atomic<int64_t> assigned_{0};

@@ -84,7 +84,7 @@ export async function runBenchmark(
   const runPhase = async (spec: PhaseSpec): Promise<PhaseOutcome> => {
     const feeder = new SessionFeeder(source);
     const gate = plan.gate;
-    // A stop sends nothing more: requests waiting at the gate end as cancelled records.
+    // A stop sends nothing more: requests waiting at the gate end unsent.
     const offGate = gate ? control.onChange(() => control.stopped && gate.cancelWaiting()) : null;
     let r: IssueResult;
     let grace_expired: boolean;

@@ -76,12 +76,9 @@ export async function runClosedLoop(spec: PhaseSpec, ctx: ModeContext): Promise<
   // (a wave of 1,024 completions on a busy JS thread would otherwise delay the next wave's sends).
   // Not with a ramp, stages, a duration or a cooldown, whose openings and ends the JS slots time.
   const counted = spec.requestCount !== null && spec.durationNs === null && spec.cooldownNs === null;
-  const gate = counted && !rampNs && !stages ? ctx.gate : undefined;
+  const gate = counted && !rampNs && !stages && ctx.gate?.open(concurrency) ? ctx.gate : undefined;
   const ahead = gate ? gate.ahead(concurrency) : 0;
-  if (gate) {
-    gate.open(concurrency);
-    win.counters.gateSlots = concurrency;
-  }
+  if (gate) win.counters.gateSlots = concurrency;
   // A count below the concurrency needs no more slots than requests (unless a cooldown follows).
   const slots = counted ? Math.min(concurrency + ahead, spec.requestCount!) : concurrency;
   // Each slot builds and sends its first request before its first await. Behind a held gate the

@@ -66,8 +66,11 @@ export interface PhaseSpec {
 export interface SlotGate {
   /** How many requests may wait beyond `slots` (the closed loop keeps that many issued ahead). */
   ahead(slots: number): number;
-  /** Opens the gate held: what is sent waits until release(), so the first wave starts together. */
-  open(slots: number): void;
+  /**
+   * Opens the gate held: what is sent waits until release(), so the first wave starts together.
+   * False when the transport cannot gate that few (fewer slots than its I/O threads): no gate then.
+   */
+  open(slots: number): boolean;
   /** Frees every slot: the first wave starts now (its requests are credited from this moment). */
   release(): void;
   /** Requests still waiting end unsent (a run that stops sends no more): their dispatch answers 'unsent'. */

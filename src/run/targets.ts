@@ -133,17 +133,21 @@ export class TargetRouter implements Transport {
    */
   slotGate(): SlotGate | null {
     if (this.targets.length !== 1) return null;
-    const t = this.targets[0].transport as Partial<{ setGate(slots: number, held: boolean): void; cancelWaiting(): void }>;
+    const t = this.targets[0].transport as Partial<{ setGate(slots: number, held: boolean): void; cancelWaiting(): void; threads: number }>;
     const { setGate, cancelWaiting } = t;
     if (!setGate || !cancelWaiting) return null;
+    const threads = t.threads ?? 1;
     let open = false;
     let size = 0;
     return {
       ahead: (slots) => slots,
       open: (slots) => {
+        // Each I/O thread runs its share of the slots, at least one.
+        if (slots < threads) return false;
         open = true;
         size = slots;
         setGate.call(t, slots, true);
+        return true;
       },
       release: () => {
         if (open) setGate.call(t, size, false);

@@ -379,6 +379,11 @@ export class NativeTransport implements Transport {
     this.engine.cancelWaiting();
   }
 
+  /** I/O threads (--transport-threads): a slot gate gives each its share, at least one slot. */
+  get threads(): number {
+    return this.opts.threads;
+  }
+
   /** The configured read-coalescing window, µs (the harness report states it). */
   get readCoalesceUs(): number {
     return this.opts.readCoalesceUs ?? 0;

@@ -11,7 +11,7 @@ import type { DispatchResult, PhaseSpec, SlotGate } from '../../../src/load/type
 import { singleTurnSource, sleep } from './fakes.js';
 
 /** A transport with a gate, as the native engine's: dispatches beyond the slots wait in order. */
-function gatedTransport(latencyMs: number, ahead = 3) {
+function gatedTransport(latencyMs: number, ahead = 3, minSlots = 1) {
   const log: string[] = [];
   let slots = 0;
   let held = false;
@@ -25,8 +25,10 @@ function gatedTransport(latencyMs: number, ahead = 3) {
     ahead: () => ahead,
     open: (n) => {
       log.push(`open ${n} (issued ${issued})`);
+      if (n < minSlots) return false;
       slots = n;
       held = true;
+      return true;
     },
     release: () => {
       log.push(`release (issued ${issued}, running ${running})`);
@@ -134,6 +136,14 @@ describe('closed loop over a slot gate', () => {
     expect(t.log).toEqual(['open 2 (issued 0)', 'release (issued 2, running 0)', 'cancelWaiting (waiting 3)', 'close (issued 0)']);
     expect(c).toMatchObject({ sent: 2, succeeded: 2, cancelled: 0, unsent: 3 });
     expect(r.profiling!.sessions).toMatchObject({ started: 5, completed: 2, abandoned: 3 });
+  });
+
+  it('a transport that cannot gate that few slots: the JS slots run as without one', async () => {
+    const t = gatedTransport(10, 3, 8);
+    const r = await runBenchmark(plan(closed(4, { requestCount: 12 }), t.gate), singleTurnSource(), t.hooks, new RunControl());
+    expect(r.profiling!.counters).toMatchObject({ sent: 12, succeeded: 12 });
+    expect(t.log).toEqual(['open 4 (issued 0)', 'close (issued 0)']);
+    expect(t.peaks()).toEqual({ running: 4, issued: 4 });
   });
 
   it('counts under a gate: at most its slots in flight, the rest waiting (the progress line says both)', () => {
