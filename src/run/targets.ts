@@ -20,6 +20,12 @@ interface Target {
   builders: Map<string, { builder: RequestBuilder; target: { url: string; model: string } }>;
 }
 
+/**
+ * The most requests a closed loop keeps waiting at a slot gate beyond its slots: a whole wave up to
+ * c=1,024 (a wave of completions then never finds the queue empty), bounded above that.
+ */
+export const GATE_AHEAD_MAX = 1024;
+
 export class TargetRouter implements Transport {
   readonly name: string;
   private readonly selector: TargetSelector;
@@ -129,7 +135,8 @@ export class TargetRouter implements Transport {
 
   /**
    * The slot gate of the one target's transport (the native engine's), or null: with several URLs
-   * each would need its own share of the slots. `ahead`: one more wave of requests waits there.
+   * each would need its own share of the slots. `ahead`: one more wave of requests waits there, up
+   * to GATE_AHEAD_MAX (each holds its body: a wave of 32k-token prompts at c=10,000 would be GBs).
    */
   slotGate(): SlotGate | null {
     if (this.targets.length !== 1) return null;
@@ -140,7 +147,7 @@ export class TargetRouter implements Transport {
     let open = false;
     let size = 0;
     return {
-      ahead: (slots) => slots,
+      ahead: (slots) => Math.min(slots, GATE_AHEAD_MAX),
       open: (slots) => {
         // Each I/O thread runs its share of the slots, at least one.
         if (slots < threads) return false;
