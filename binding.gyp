@@ -25,6 +25,7 @@
         "native/engine_loop.cc",
         "native/engine_requests.cc",
         "native/engine_gate.cc",
+        "native/engine_options_binding.cc",
         "native/engine_conn.cc",
         "native/engine_read.cc",
         "native/engine_tls.cc",

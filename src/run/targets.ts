@@ -8,6 +8,7 @@ import { RequestBuilder } from '../endpoints/request.js';
 import { TargetSelector } from '../load/targets.js';
 import type { SlotGate } from '../load/types.js';
 import type { Credit, RawRecord } from '../records/types.js';
+import { NativeTransport } from '../transport/native.js';
 import { openTransport } from '../transport/select.js';
 import { RealtimeTransport } from '../transport/realtime.js';
 import { capWaitMs } from '../timers.js';
@@ -140,32 +141,30 @@ export class TargetRouter implements Transport {
    */
   slotGate(): SlotGate | null {
     if (this.targets.length !== 1) return null;
-    const t = this.targets[0].transport as Partial<{ setGate(slots: number, held: boolean): void; cancelWaiting(): void; threads: number }>;
-    const { setGate, cancelWaiting } = t;
-    if (!setGate || !cancelWaiting) return null;
-    const threads = t.threads ?? 1;
+    const t = this.targets[0].transport;
+    if (!(t instanceof NativeTransport)) return null;
     let open = false;
     let size = 0;
     return {
       ahead: (slots) => Math.min(slots, GATE_AHEAD_MAX),
       open: (slots) => {
         // Each I/O thread runs its share of the slots, at least one.
-        if (slots < threads) return false;
+        if (slots < t.threads) return false;
         open = true;
         size = slots;
-        setGate.call(t, slots, true);
+        t.setGate(slots, true);
         return true;
       },
       release: () => {
-        if (open) setGate.call(t, size, false);
+        if (open) t.setGate(size, false);
       },
       cancelWaiting: () => {
-        if (open) cancelWaiting.call(t);
+        if (open) t.cancelWaiting();
       },
       close: () => {
         if (!open) return;
         open = false;
-        setGate.call(t, 0, false);
+        t.setGate(0, false);
       },
     };
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
 import { runCli, tmpDir } from '../helpers/cli.js';
+import { peakInFlight } from '../helpers/in-flight.js';
 
 interface Line {
   credit: bigint;
@@ -25,18 +26,6 @@ function readRecords(dir: string): Line[] {
       const ns = (k: string) => BigInt(new RegExp(`"${k}":(\\d+)`).exec(text)![1]);
       return { credit: ns('credit_issued_ns'), start: ns('start_ns'), end: ns('end_ns'), status: JSON.parse(text).status };
     });
-}
-
-function peakInFlight(recs: Line[]): number {
-  const edges = recs.flatMap((r) => [
-    { t: r.start, d: 1 },
-    { t: r.end, d: -1 },
-  ]);
-  edges.sort((a, b) => (a.t === b.t ? a.d - b.d : a.t < b.t ? -1 : 1));
-  let now = 0;
-  let peak = 0;
-  for (const e of edges) peak = Math.max(peak, (now += e.d));
-  return peak;
 }
 
 async function profile(mock: SpawnedMock, extra: string[]): Promise<Line[]> {

@@ -35,6 +35,7 @@ const SOURCES = [
   'engine_sched.cc',
   'engine_batch_binding.cc',
   'engine_binding.cc',
+  'engine_options_binding.cc',
   'mockserver.cc',
   'mockserver_stream.cc',
   'mockserver_format.cc',

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
 import type { RawRecord } from '../../../src/records/types.js';
 import { NativeTransport } from '../../../src/transport/native.js';
+import { peakInFlight as peak } from '../../helpers/in-flight.js';
 import { credit, request, scriptedServer, sseResponse, type ScriptedServer } from './engine-helpers.js';
 
 let server: ScriptedServer | null = null;
@@ -30,19 +31,8 @@ async function setup(delayMs: number) {
   return transport;
 }
 
-/** The most requests whose [start_ns, end_ns] overlap at one instant. */
-function peakInFlight(recs: RawRecord[]): number {
-  const edges = recs.flatMap((r) => [
-    { t: r.start_ns, d: 1 },
-    { t: r.end_ns, d: -1 },
-  ]);
-  // An end and a start at the same instant: the end first (the slot freed, then was taken).
-  edges.sort((a, b) => (a.t === b.t ? a.d - b.d : a.t < b.t ? -1 : 1));
-  let now = 0;
-  let peak = 0;
-  for (const e of edges) peak = Math.max(peak, (now += e.d));
-  return peak;
-}
+/** The most of these records in flight at one instant. */
+const peakInFlight = (recs: RawRecord[]) => peak(recs.map((r) => ({ start: r.start_ns, end: r.end_ns })));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
