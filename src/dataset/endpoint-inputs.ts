@@ -6,7 +6,7 @@
 import type { RunConfig } from '../config/types.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import type { Conversation, ConversationSource, ConversationTurn } from './types.js';
 
 function sumIsl(turns: readonly ConversationTurn[], extra = 0): number | null {

@@ -14,7 +14,7 @@ import type { Warn } from './entries.js';
 import { readDatasetFile } from './file.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import { withMedia } from './media-source.js';
 import { loadShareGpt } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import type { RunConfig } from '../config/types.js';
 import { InvalidFileError } from '../errors.js';
-import type { AudioClip, TurnMedia } from '../records/types.js';
+import type { AudioClip, TurnMedia } from '../model/media.js';
 import { wantsAudio, wantsImages, type MediaConfig } from './media-config.js';
 import { dataUrl, IMAGE_MIME, synthImage, synthWav, wavDuration } from './media-synth.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import type { Conversation, ConversationSource } from './types.js';
 
 /** Distinct synthetic images / clips per run. */

@@ -3,7 +3,7 @@
 
 import { MAX_PROMPT_TOKENS } from '../config/defaults.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../model/rng.js';
 
 export interface SeqDistEntry {
   isl: number;

@@ -1,6 +1,6 @@
 // OpenAI chat completions: /v1/chat/completions.
 import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import { chatMediaParts, withMediaParts } from './media-parts.js';
 import type { EndpointAdapter, Payload } from './types.js';

@@ -1,8 +1,9 @@
 // Helpers shared by the OpenAI-style adapters.
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
-import type { DecodeSource, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
+import type { DecodeSource } from '../model/decoded.js';
+import type { Payload } from './types.js';
 import { firstTextOf, parseFieldPath } from './field-path.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';

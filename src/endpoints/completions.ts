@@ -1,6 +1,6 @@
 // OpenAI (legacy) completions: /v1/completions.
 import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import type { EndpointAdapter, Payload } from './types.js';
 

@@ -3,7 +3,7 @@
 // no output tokens; input tokens come from the usage or the tokenizer.
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { decodeJson, errorPayload } from './common.js';
 import { JS_DECODE } from './js-decode.js';
 import type { EndpointAdapter, Payload } from './types.js';

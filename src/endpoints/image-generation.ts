@@ -2,7 +2,7 @@
 // image (b64_json or url); their count is the record's num_images.
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { COMMON_DECODE, decodeJson, errorPayload } from './common.js';
 import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';

@@ -3,7 +3,7 @@
 // content_block_stop, message_delta (the output usage so far), message_stop, ping, error. A
 // non-streaming body is the message. The key goes as x-api-key, with anthropic-version.
 import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { decodeJson, str } from './common.js';
 import { JS_DECODE } from './js-decode.js';
 import type { EndpointAdapter, Payload } from './types.js';

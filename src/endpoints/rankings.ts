@@ -6,7 +6,7 @@
 //   tei          /rerank     {query, texts}              → [{index, score}]  (a bare array)
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { errorPayload } from './common.js';
 import { JS_DECODE } from './js-decode.js';
 import type { EndpointAdapter, Payload } from './types.js';

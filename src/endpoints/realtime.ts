@@ -5,7 +5,7 @@
 // deltas (GA `response.output_text.delta`, beta `response.text.delta`, and the audio transcript
 // deltas) are tokens, response.done carries usage (and a failed status), `error` is an error.
 import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { decodeJson, str } from './common.js';
 import { audioClipEvents } from './realtime-audio.js';
 import type { EndpointAdapter, Payload } from './types.js';

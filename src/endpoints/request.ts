@@ -1,7 +1,7 @@
 // Renders a credit into the bytes and headers a transport sends.
 import { authHeaders } from '../config/auth.js';
 import type { RunConfig } from '../config/types.js';
-import type { Credit } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
 import type { PreparedRequest } from '../transport/types.js';
 import type { EndpointAdapter } from './types.js';
 

@@ -5,7 +5,8 @@
 // or an `error` event. The events' full-text echoes (`*.done`, the final response) are not tokens.
 // A non-streaming body is the response object itself.
 import type { RunConfig } from '../config/types.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
+import type { Usage } from '../model/usage.js';
 import { decodeJson, errorPayload, str } from './common.js';
 import { JS_DECODE } from './js-decode.js';
 import { responsesContent } from './media-parts.js';

@@ -8,11 +8,13 @@
 // of them (usage-only) are read natively. The finish path is read from the root either way.
 import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError, PayloadParseError } from '../errors.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
+import type { Usage } from '../model/usage.js';
 import { decodeJson } from './common.js';
 import { first, firstText, firstTextOf, parseFieldPath, type FieldPath } from './field-path.js';
 import { compileTemplate, renderTemplate } from './template-body.js';
-import type { DecodeSpec, EndpointAdapter, Payload } from './types.js';
+import type { DecodeSpec } from '../model/decoded.js';
+import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 import type { TemplateSettings } from './template-config.js';
 

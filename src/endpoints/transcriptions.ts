@@ -2,7 +2,7 @@
 // The response is {"text": "…"} (response_format json), with usage when the server reports it.
 import type { RunConfig } from '../config/types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { COMMON_DECODE, decodeJson, errorPayload, str } from './common.js';
 import { multipartBody } from './multipart.js';
 import type { EndpointAdapter, Payload } from './types.js';

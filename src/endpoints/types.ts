@@ -1,10 +1,10 @@
 // An endpoint adapter knows one API's request and response shapes, and nothing about transport.
 import type { EndpointType, RunConfig } from '../config/types.js';
-import type { ResponseMedia, Turn, Usage } from '../records/types.js';
-import type { DecodeSpec } from '../native-decode.js';
+import type { ResponseMedia } from '../model/media.js';
+import type { Turn } from '../model/turn.js';
+import type { Usage } from '../model/usage.js';
+import type { DecodeSpec } from '../model/decoded.js';
 import type { SpecDecodeChunk } from './spec-decode.js';
-
-export type { DecodeSource, DecodeSpec } from '../native-decode.js';
 
 /** One decoded payload: an SSE event's data or a whole non-streaming body. */
 export type Payload =

@@ -2,7 +2,8 @@
 // `inference_time_s` and `peak_memory_mb` (top level, or in `data`) are the video metrics. A
 // field that is missing or not a non-negative number gives that metric no value; the record stands.
 import type { RunConfig } from '../config/types.js';
-import type { ResponseMedia, Turn } from '../records/types.js';
+import type { ResponseMedia } from '../model/media.js';
+import type { Turn } from '../model/turn.js';
 import { warnOnce } from '../warnings.js';
 import { COMMON_DECODE, decodeJson, errorPayload } from './common.js';
 import type { EndpointAdapter, Payload } from './types.js';

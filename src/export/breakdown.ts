@@ -3,7 +3,7 @@
 // url and model), so `analyze` rebuilds it from records.jsonl.
 import { SummaryAccumulator, type SummarizeOptions } from '../metrics/compute.js';
 import { findMetric, type MetricsSummary, type RequestCounts } from '../metrics/core/summary.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord } from '../model/processed-record.js';
 import { scrub } from '../secrets.js';
 import { metricEntry, type MetricEntry } from './metric-entry.js';
 import { renderTable } from './table.js';

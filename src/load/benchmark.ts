@@ -8,7 +8,7 @@
 // ("every request whose lifetime overlaps the window") selects exactly the profiling requests,
 // and their token events (TTFT, ITL) all start inside it. See README "Load" for what this leaves out.
 import type { ConversationSource } from '../dataset/types.js';
-import type { Phase } from '../records/types.js';
+import type { Phase } from '../model/phase.js';
 import { runClosedLoop, type ModeContext } from './concurrency.js';
 import type { RunControl } from './control.js';
 import type { CreditCounters } from './counters.js';

@@ -2,7 +2,7 @@
 // --model-selection-strategy). Weighted choices use smooth weighted round robin (nginx's): the split
 // is exact over every window of sum(weights) picks, so a short run is not left to chance.
 import type { ModelSelectionStrategy } from '../config/targets.js';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 
 /** Smooth weighted round robin over indices 0..n-1; equal weights give plain round robin. */
 export class WeightedRoundRobin {

@@ -2,7 +2,7 @@
 // and leaves behind only histogram counts, the run metrics' folds and the sweep-line columns (five
 // numbers per successful request), so a run holds no records for its summary. summarize()
 // (compute.ts) feeds a list through the same path, so `analyze` rebuilds exactly what a run wrote.
-import type { MetricValue, ProcessedRecord } from '../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../model/processed-record.js';
 import { warnOnce } from '../warnings.js';
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './core/registry.js';

@@ -1,7 +1,7 @@
 // Evaluates the registry over a list of records: the run summary over the profiling phase, built
 // by the same accumulator a run feeds as its records finish (accumulate.ts); one record's
 // metrics: record-metrics.ts.
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord } from '../model/processed-record.js';
 import type { MetricsSummary } from './core/summary.js';
 import { SummaryAccumulator, type SummarizeOptions } from './accumulate.js';
 

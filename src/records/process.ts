@@ -8,7 +8,10 @@ import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { type Folded as Decoded, PayloadFold } from './fold.js';
 import { mediaInput } from './media.js';
-import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from './types.js';
+import type { Credit } from '../model/credit.js';
+import type { MetricRecord, ProcessedRecord } from '../model/processed-record.js';
+import type { RawRecord } from '../model/raw-record.js';
+import type { Turn } from '../model/turn.js';
 
 export interface ProcessorOptions {
   adapter: EndpointAdapter;

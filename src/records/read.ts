@@ -6,7 +6,9 @@ import readline from 'node:readline';
 import { InvalidFileError } from '../errors.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import { displayFactor } from '../metrics/core/units.js';
-import type { MetricValue, Phase, ProcessedRecord, RecordError, RecordStatus } from './types.js';
+import type { MetricValue, ProcessedRecord } from '../model/processed-record.js';
+import type { Phase } from '../model/phase.js';
+import type { RecordError, RecordStatus } from '../model/raw-record.js';
 
 const PHASES = new Set<Phase>(['warmup', 'profiling', 'cooldown'] as Phase[]);
 const STATUSES = new Set<RecordStatus>(['ok', 'error', 'cancelled']);

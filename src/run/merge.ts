@@ -21,7 +21,7 @@ import { MetricHistogram } from '../metrics/core/histogram.js';
 import type { ConventionChoice } from '../metrics/core/options.js';
 import type { MetricsSummary } from '../metrics/core/summary.js';
 import { parseRecordLine } from '../records/read.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord } from '../model/processed-record.js';
 import { SERVER_METRICS_JSONL } from '../server-metrics/export.js';
 import { servebenchVersion } from '../version.js';
 import { readShards, type ShardInput, type ShardSet } from './merge-inputs.js';

@@ -6,7 +6,7 @@ import { recordLine, type RecordLineInput, type UnitLookup } from '../export/rec
 import { displayUnitOf } from '../metrics/catalogue.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import { completeRecord, countTexts, type CountTexts } from '../records/process.js';
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../model/processed-record.js';
 import { MetricColumnsWriter, type MetricColumns } from './metric-columns.js';
 
 /** What a worker needs of one record: its metric input (chunk stamps included), texts, and line fields. */

@@ -5,7 +5,7 @@
 import type { OverSaturationConfig } from '../load/limits.js';
 import { RunControl } from '../load/control.js';
 import type { BenchmarkResult } from '../load/benchmark.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord } from '../model/processed-record.js';
 import { OverSaturationDetector, confirmSeconds, type SaturationVerdict } from './over-saturation.js';
 
 const CHECK_S = 0.25;

@@ -15,7 +15,7 @@
 // re-encoded and trimmed or extended until it counts exactly N.
 
 import { TokenizerLoadError, InvalidArgumentError } from '../errors.js';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 import { buildTokenPool, type TokenPool } from './pool.js';
 import type { TextTokenizer } from './types.js';
 

@@ -4,7 +4,8 @@
 // engine as one batch; finished requests come back in batches and become the same RawRecords the
 // undici transport produces.
 import { callNative, native, type EngineBatch, type EngineTlsOptions, type NativeEngine } from '../native.js';
-import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { HttpTrace, RawRecord, RecordError } from '../model/raw-record.js';
 import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
 import type { PreconnectResult, PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';

@@ -4,7 +4,8 @@
 // to response.done. Stamps are taken on the JS thread, as the undici transport's are; there is no
 // native path for WebSocket.
 import WebSocket from 'ws';
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord, RecordError } from '../model/raw-record.js';
 import type { PreparedRequest, Transport } from './types.js';
 
 export interface RealtimeTransportOptions {

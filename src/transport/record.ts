@@ -1,5 +1,6 @@
 // The RawRecord skeleton both transports fill: one place for the status rules.
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord, RecordError } from '../model/raw-record.js';
 import { statusError } from './classify.js';
 import type { PreparedRequest } from './types.js';
 

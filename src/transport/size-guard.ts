@@ -2,7 +2,7 @@
 // enforces the same caps on its I/O thread, native/engine_req.cc): the body's bytes, and the bytes of
 // the SSE event being received since the last blank line. Per chunk it costs a few native searches
 // from the chunk's end, never a JS loop over the bytes or the events.
-import type { RecordError } from '../records/types.js';
+import type { RecordError } from '../model/raw-record.js';
 import type { SizeLimits } from './types.js';
 
 const LF = 0x0a;

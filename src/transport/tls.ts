@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { EngineTlsOptions } from '../native.js';
-import type { RecordError } from '../records/types.js';
+import type { RecordError } from '../model/raw-record.js';
 import type { TlsSettings } from '../config/types.js';
 
 export const NO_TLS_SETTINGS: TlsSettings = { insecure: false, ca_cert: null, client_cert: null, client_key: null, warning: null };

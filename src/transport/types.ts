@@ -1,6 +1,7 @@
 // The transport contract: send one prepared request, always resolve with a RawRecord.
-import type { DecodeSpec } from '../endpoints/types.js';
-import type { Credit, RawRecord } from '../records/types.js';
+import type { DecodeSpec } from '../model/decoded.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord } from '../model/raw-record.js';
 
 /** Native decode of SSE payloads where they are framed (RawRecord.decoded). */
 export interface StreamDecode {

@@ -9,7 +9,7 @@ import { defaultRegistry } from '../../src/metrics/catalogue.js';
 import { summarize } from '../../src/metrics/compute.js';
 import { displayFactor } from '../../src/metrics/core/units.js';
 import { readRecordsFile } from '../../src/records/read.js';
-import type { ProcessedRecord } from '../../src/records/types.js';
+import type { ProcessedRecord } from '../../src/model/processed-record.js';
 import { readJson, readJsonl, runCli, tmpDir, type CliResult } from '../helpers/cli.js';
 import { remeasured } from '../helpers/remeasure.js';
 import { leadFor, startupSeconds } from '../helpers/startup.js';

@@ -2,7 +2,7 @@
 // substitute them for the defaults (AIPerf's). Same tags, units and console places as the metrics
 // they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
 // evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
 import { decodeSpan } from './guidellm-window.js';

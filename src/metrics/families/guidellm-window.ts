@@ -9,7 +9,7 @@
 // Request-level metrics keep every profiling request: servebench drains the warmup before the window
 // opens and starts cooldown requests after it closes (load/benchmark.ts), so the requests whose
 // lifetime overlaps the window are exactly the profiling ones. Bounds are inclusive.
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import type { MeasurementWindow } from '../core/options.js';
 import { foldOf, perSecond } from '../core/helpers.js';
 import type { FoldSpec, RecordFold, RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from '../core/types.js';

@@ -8,7 +8,7 @@ import { SummaryAccumulator, computeRecordMetrics, summarize } from '../../../sr
 import { registryFor } from '../../../src/metrics/conventions.js';
 import type { MetricOptions } from '../../../src/metrics/core/options.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
-import type { ProcessedRecord } from '../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../src/model/processed-record.js';
 import { MS, processed } from './fixtures.js';
 
 const T0 = 100_000_000_000n;

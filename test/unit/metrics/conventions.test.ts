@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { MetricRecord, ProcessedRecord, RawRecord } from '../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../src/model/processed-record.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 import { computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';

@@ -2,7 +2,7 @@
 // answers each with whatever the test says (well-formed or not), and credit/request builders.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Credit } from '../../../src/records/types.js';
+import type { Credit } from '../../../src/model/credit.js';
 import type { PreparedRequest } from '../../../src/transport/types.js';
 
 export interface ScriptedRequest {

@@ -7,7 +7,8 @@ import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { effectiveTimeWeightedMetrics } from '../../../../src/metrics/families/effective.js';
 import { renderConsole } from '../../../../src/export/console.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
-import type { ProcessedRecord, RecordStatus } from '../../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../../src/model/processed-record.js';
+import type { RecordStatus } from '../../../../src/model/raw-record.js';
 import { MS, processed, type RecordSpec } from '../fixtures.js';
 
 const T0 = 50_000_000_000n;

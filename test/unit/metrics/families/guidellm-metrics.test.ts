@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
-import type { MetricRecord, ProcessedRecord } from '../../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../../src/model/processed-record.js';
 import type { ResolvedSlo } from '../../../../src/metrics/core/options.js';
 import type { MetricRegistry } from '../../../../src/metrics/core/registry.js';
 import { registryFor } from '../../../../src/metrics/conventions.js';

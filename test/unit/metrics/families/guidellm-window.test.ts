@@ -6,7 +6,7 @@ import { registryFor } from '../../../../src/metrics/conventions.js';
 import type { MeasurementWindow } from '../../../../src/metrics/core/options.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { outputTokensInWindow, overlapsWindow } from '../../../../src/metrics/families/guidellm-window.js';
-import type { ProcessedRecord } from '../../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../../src/model/processed-record.js';
 import { MS, processed, type RecordSpec } from '../fixtures.js';
 
 const T0 = 100_000_000_000n;

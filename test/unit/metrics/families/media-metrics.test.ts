@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { computeRecordMetrics } from '../../../../src/metrics/compute.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { mediaInput } from '../../../../src/records/media.js';
-import type { MediaMetricInput } from '../../../../src/records/types.js';
+import type { MediaMetricInput } from '../../../../src/model/media.js';
 import { metricRecord } from '../fixtures.js';
 
 const MEDIA_TAGS = [

@@ -4,7 +4,8 @@ import { summarize } from '../../../../src/metrics/compute.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { computeRecordMetrics } from '../../../../src/metrics/compute.js';
 import { isContextOverflow, replayLagsNs } from '../../../../src/metrics/families/scheduling.js';
-import type { MetricRecord, ProcessedRecord, RecordError, RecordStatus } from '../../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../../src/model/processed-record.js';
+import type { RecordError, RecordStatus } from '../../../../src/model/raw-record.js';
 
 const MS = 1_000_000n;
 

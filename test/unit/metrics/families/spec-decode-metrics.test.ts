@@ -4,7 +4,7 @@ import { formatAcceptanceHistogram, poolAcceptanceHistogram } from '../../../../
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
 import { renderConsole } from '../../../../src/export/console.js';
-import type { SpecDecodeRecord } from '../../../../src/records/types.js';
+import type { SpecDecodeRecord } from '../../../../src/model/spec-decode.js';
 import { catalogueProcessed, catalogueRecord } from '../catalogue-fixtures.js';
 
 const single = (s: MetricsSummary, tag: string) => {
