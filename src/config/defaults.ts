@@ -1,4 +1,5 @@
 // Defaults shared by the CLI help and validation.
+import { DEFAULT_SIZE_CAPS } from '../transport/types.js';
 
 /**
  * --read-coalesce-us: the default window, and the most it may be (the engine takes up to 10 ms).
@@ -44,10 +45,9 @@ export const DEFAULTS = {
   preconnect: true,
   // Stamp reads when recv() returns; --kernel-stamps: with the kernel's receive time (README, Kernel receive stamps).
   kernel_stamps: false,
-  // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
-  // any real completion, low enough that a runaway server cannot exhaust memory.
-  max_response_bytes: 64 * 1024 * 1024,
-  max_event_bytes: 16 * 1024 * 1024,
+  // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes).
+  max_response_bytes: DEFAULT_SIZE_CAPS.maxResponseBytes,
+  max_event_bytes: DEFAULT_SIZE_CAPS.maxEventBytes,
   /** Most --record-workers accepted; the default is the cores left to spare (defaultRecordWorkers). */
   record_workers_max: 64,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).

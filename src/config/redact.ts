@@ -2,6 +2,7 @@
 // is a secret except those of a short allow-list of names that never carry one; the scrubbing of
 // free text and artifacts is src/secrets.ts's.
 import { REDACTED } from '../secrets.js';
+import { basicToken } from '../endpoints/auth.js';
 import type { RunConfig } from './types.js';
 
 export { REDACTED };
@@ -50,11 +51,6 @@ function credentialParts(value: string): string[] {
     if (i > 0) out.push(pair, pair.slice(i + 1));
   }
   return out;
-}
-
-/** The Basic token of URL credentials: base64 of user:pass (RFC 7617). */
-export function basicToken(c: { username: string; password: string }): string {
-  return Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64');
 }
 
 /** Every secret value a run knows: to be scrubbed from every string it writes (src/secrets.ts). */

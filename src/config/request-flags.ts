@@ -1,6 +1,6 @@
 // The flags that shape each request: --url (credentials taken apart), -H/--header, --extra-inputs.
 import { badFlag as bad } from '../errors.js';
-import type { UrlCredentials } from './types.js';
+import type { UrlCredentials } from '../endpoints/auth.js';
 
 /** Strips user:pass@ from a URL-like text, so that no message echoes it. */
 function withoutUserinfo(raw: string): string {

@@ -8,42 +8,15 @@ import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
 import type { TargetsConfig } from './targets.js';
 import type { TemplateSettings } from '../endpoints/template-config.js';
-import type { EndpointSettings } from './endpoint-settings.js';
+import type { EndpointSettings } from '../endpoints/settings.js';
+import type { NetworkLatencySettings } from '../transport/network-calibration.js';
+import type { TlsSettings } from '../transport/tls.js';
+import type { UrlCredentials } from '../endpoints/auth.js';
+import type { EndpointType } from '../endpoints/types.js';
 import type { ShardConfig } from './shard.js';
 
-export type EndpointType =
-  | 'chat'
-  | 'completions'
-  | 'embeddings'
-  | 'rankings'
-  | 'responses'
-  | 'messages'
-  | 'transcriptions'
-  | 'image_generation'
-  | 'video_generation'
-  | 'template'
-  | 'realtime';
 export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
-
-/** Credentials in --url (http://user:pass@host), percent-decoded. */
-export interface UrlCredentials {
-  readonly username: string;
-  readonly password: string;
-}
-
-/** --ca-cert, --insecure, --client-cert, --client-key: TLS for https:// URLs, on either transport (transport/tls.ts). */
-export interface TlsSettings {
-  /** --insecure / -k: no certificate verification. */
-  readonly insecure: boolean;
-  /** --ca-cert: extra trusted CAs (PEM file), on top of the system store and NODE_EXTRA_CA_CERTS. */
-  readonly ca_cert: string | null;
-  /** --client-cert / --client-key: mTLS (PEM file paths; the key's contents are never copied anywhere). */
-  readonly client_cert: string | null;
-  readonly client_key: string | null;
-  /** With --insecure: the warning printed at start, repeated here so the export's config carries it. */
-  readonly warning: string | null;
-}
 
 export interface MockSettings {
   ttft_ms: number | null;
@@ -54,15 +27,6 @@ export interface MockSettings {
 export interface GoodputSlo {
   readonly tag: string;
   readonly value: number;
-}
-
-/** Network RTT calibration: off, probed (--network-latency-automatic) or given (--network-latency-mean). */
-export interface NetworkLatencySettings {
-  readonly mode: 'off' | 'automatic' | 'fixed';
-  /** The given mean RTT in ms (mode 'fixed'), else null. */
-  readonly mean_ms: number | null;
-  /** Seconds between TCP handshake probes (mode 'automatic'). */
-  readonly ping_interval_s: number;
 }
 
 /** Settings of the metric catalogue (usage, OSL mismatch, goodput, network, HTTP trace display). */

@@ -18,7 +18,8 @@ import {
 } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
-import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
+import type { EndpointType } from '../endpoints/types.js';
+import type { ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
 import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
@@ -32,7 +33,7 @@ import { parseExtraInputs, parseHeaders, parseUrl } from './request-flags.js';
 
 export { parseExtraInputs, parseHeaders, parseUrl };
 import { parseShardFlags, type ShardFlags } from './shard.js';
-import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
+import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from '../endpoints/settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
 export interface ProfileFlags

@@ -13,7 +13,8 @@ import { NativeTransport } from '../transport/native.js';
 import { openTransport } from '../transport/select.js';
 import { RealtimeTransport } from '../transport/realtime.js';
 import { capWaitMs } from '../timers.js';
-import type { PreconnectResult, PreparedRequest, StreamDecode, Transport } from '../transport/types.js';
+import type { PreconnectResult, StreamDecode, Transport } from '../transport/types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
 
 interface Target {
   url: string;
@@ -115,7 +116,7 @@ export class TargetRouter implements Transport {
   }
 
   /** The request for a credit, its target chosen now (in issue order). */
-  prepare(credit: Credit): { credit: Credit; request: PreparedRequest; target: number } {
+  prepare(credit: Credit): { credit: Credit; request: RenderedRequest; target: number } {
     const pick = this.selector.next();
     const target = this.targets[pick.url];
     let built = target.builders.get(pick.model);
@@ -177,7 +178,7 @@ export class TargetRouter implements Transport {
   }
 
   /** A request already built goes to the first target (the Transport contract). */
-  send(credit: Credit, request: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, request: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return this.targets[0].transport.send(credit, request, signal);
   }
 

@@ -6,7 +6,8 @@
 import WebSocket from 'ws';
 import type { Credit } from '../model/credit.js';
 import type { RawRecord, RecordError } from '../model/raw-record.js';
-import type { PreparedRequest, Transport } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
+import type { Transport } from './types.js';
 
 export interface RealtimeTransportOptions {
   baseUrl: string;
@@ -35,7 +36,7 @@ export class RealtimeTransport implements Transport {
     return u.toString();
   }
 
-  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, req: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       const start_ns = process.hrtime.bigint();
       const event_data: string[] = [];

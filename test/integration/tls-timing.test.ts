@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NativeTransport } from '../../src/transport/native.js';
 import { UndiciTransport } from '../../src/transport/undici.js';
 import { engineTls } from '../../src/transport/tls.js';
-import type { TlsSettings } from '../../src/config/types.js';
+import type { TlsSettings } from '../../src/transport/tls.js';
 import type { RawRecord } from '../../src/model/raw-record.js';
 import { tmpDir } from '../helpers/cli.js';
 import { spawnMock, type SpawnedMock } from '../helpers/mock.js';

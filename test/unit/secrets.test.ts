@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { authHeaders, authWarnings } from '../../src/config/auth.js';
+import { authHeaders, authWarnings } from '../../src/endpoints/auth.js';
 import { environmentSecrets, redactConfig, secretsOf } from '../../src/config/redact.js';
 import { buildRunConfig, parseUrl } from '../../src/config/validate.js';
 import { recordLine } from '../../src/export/records.js';
