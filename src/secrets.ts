@@ -6,6 +6,21 @@
 
 export const REDACTED = '<redacted>';
 
+/** Header names whose values are written as given: they describe the request, never authorise it. */
+export const HARMLESS_HEADERS: readonly string[] = [
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'connection',
+  'content-type',
+  'user-agent',
+];
+
+export function isHarmlessHeader(name: string): boolean {
+  return HARMLESS_HEADERS.includes(name.toLowerCase());
+}
+
 /**
  * Values shorter than this are not searched for in free text: they would blank ordinary words and
  * numbers. The config still redacts them (config/redact.ts).
@@ -79,9 +94,4 @@ export function clearSecrets(): void {
 /** Free text with every known secret replaced. */
 export function scrub(text: string): string {
   return current.text(text);
-}
-
-/** JSON-like data with every known secret replaced in its strings (see Scrubber.value). */
-export function scrubValue<T>(v: T): T {
-  return current.value(v);
 }

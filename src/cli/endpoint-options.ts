@@ -1,4 +1,4 @@
-// The flags of the embeddings, rankings and Anthropic Messages endpoint types (config/endpoint-settings.ts).
+// The flags of the embeddings, rankings and Anthropic Messages endpoint types (endpoints/settings.ts).
 import type { Options } from 'yargs';
 import { ENDPOINT_DEFAULTS, RANKINGS_FLAVORS } from '../endpoints/settings.js';
 

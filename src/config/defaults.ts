@@ -1,4 +1,5 @@
 // Defaults shared by the CLI help and validation.
+import { DEFAULT_ISL } from '../dataset/config.js';
 import { DEFAULT_SIZE_CAPS } from '../transport/types.js';
 
 /**
@@ -9,12 +10,6 @@ import { DEFAULT_SIZE_CAPS } from '../transport/types.js';
 export const DEFAULT_READ_COALESCE_US = 0;
 export const MAX_READ_COALESCE_US = 10_000;
 
-/**
- * The longest prompt, in tokens, servebench synthesizes (--isl, a trace's input_length, prefixes):
- * the longest context window any model offers (10M tokens). Past it the prompt text would near
- * V8's string limit and no server could take it; a larger value is bad input.
- */
-export const MAX_PROMPT_TOKENS = 10_000_000;
 /** The bounds of --max-response-bytes and --max-event-bytes (the native engine keeps 32-bit offsets). */
 export const MIN_SIZE_CAP = 1024;
 export const MAX_SIZE_CAP = 1024 * 1024 * 1024;
@@ -28,7 +23,7 @@ export const DEFAULTS = {
   request_count: 100,
   warmup_request_count: 0,
   request_timeout_s: 600,
-  isl_mean: 128,
+  isl_mean: DEFAULT_ISL,
   isl_stddev: 0,
   osl_mean: 64,
   osl_stddev: 0,

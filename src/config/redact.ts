@@ -1,26 +1,9 @@
 // Which values of a run config are secret, and the config as it may be written. Every header value
 // is a secret except those of a short allow-list of names that never carry one; the scrubbing of
 // free text and artifacts is src/secrets.ts's.
-import { REDACTED } from '../secrets.js';
+import { isHarmlessHeader, REDACTED } from '../secrets.js';
 import { basicToken } from '../endpoints/auth.js';
 import type { RunConfig } from './types.js';
-
-export { REDACTED };
-
-/** Header names whose values are written as given: they describe the request, never authorise it. */
-export const HARMLESS_HEADERS: readonly string[] = [
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'cache-control',
-  'connection',
-  'content-type',
-  'user-agent',
-];
-
-export function isHarmlessHeader(name: string): boolean {
-  return HARMLESS_HEADERS.includes(name.toLowerCase());
-}
 
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};

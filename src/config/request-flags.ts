@@ -7,7 +7,7 @@ function withoutUserinfo(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
-/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, config/auth.ts). */
+/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, endpoints/auth.ts). */
 export function parseUrl(raw: string): { url: string; credentials: UrlCredentials | null } {
   let u: URL;
   try {

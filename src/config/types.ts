@@ -2,20 +2,20 @@
 import type { DatasetConfig } from '../dataset/config.js';
 import type { MediaConfig } from '../dataset/media-config.js';
 import type { LoadConfig } from '../load/config.js';
-import type { OverSaturationConfig, SearchConfig } from '../load/limits.js';
+import type { OverSaturationConfig, SearchConfig } from '../load/search-flags.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
-import type { TargetsConfig } from './targets.js';
+import type { TargetsConfig } from './target-flags.js';
 import type { TemplateSettings } from '../endpoints/template-config.js';
 import type { EndpointSettings } from '../endpoints/settings.js';
+import type { ExportLevel } from '../export/records.js';
 import type { NetworkLatencySettings } from '../transport/network-calibration.js';
 import type { TlsSettings } from '../transport/tls.js';
 import type { UrlCredentials } from '../endpoints/auth.js';
 import type { EndpointType } from '../endpoints/types.js';
 import type { ShardConfig } from './shard.js';
 
-export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
 
 export interface MockSettings {
@@ -51,7 +51,7 @@ export interface RunConfig {
   readonly endpoint: string;
   readonly streaming: boolean;
   readonly api_key: string | null;
-  /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (config/auth.ts). */
+  /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (endpoints/auth.ts). */
   readonly url_credentials: UrlCredentials | null;
   /** Every --url (the first is `url`) and --model (the first is `model`), and how requests are spread over them. */
   readonly targets: TargetsConfig;
@@ -59,7 +59,7 @@ export interface RunConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */
   readonly extra_inputs: Readonly<Record<string, unknown>>;
-  /** Embeddings batching, rankings flavor and passages, the Anthropic version (config/endpoint-settings.ts). */
+  /** Embeddings batching, rankings flavor and passages, the Anthropic version (endpoints/settings.ts). */
   readonly endpoint_settings: EndpointSettings;
 
   readonly concurrency: number;

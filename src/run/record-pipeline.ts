@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ExportLevel } from '../config/types.js';
+import type { ExportLevel } from '../export/records.js';
 import { AppendFile } from '../export/artifact-file.js';
 import { recordLine } from '../export/records.js';
 import type { ArtifactWriteError } from '../errors.js';

@@ -1,11 +1,11 @@
 // A run's targets: one transport per --url (each its own native engine or undici pool, so neither
 // transport needs to know about several origins), one request builder per URL and model, and the
-// pick of each request's target (load/targets.ts). The credit sent carries the target, so the record
+// pick of each request's target (load/target-choice.ts). The credit sent carries the target, so the record
 // (and records.jsonl) names the URL and model it went to.
 import type { RunConfig } from '../config/types.js';
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { RequestBuilder } from '../endpoints/request.js';
-import { TargetSelector } from '../load/targets.js';
+import { TargetSelector } from '../load/target-choice.js';
 import type { SlotGate } from '../load/types.js';
 import type { Credit } from '../model/credit.js';
 import type { RawRecord } from '../model/raw-record.js';

@@ -1,6 +1,6 @@
 // What the main thread sends and keeps of a finished record: the work item a record worker gets
 // (run/record-batch.ts WorkItem), and the record slimmed to what it needs while it waits.
-import type { ExportLevel } from '../config/types.js';
+import type { ExportLevel } from '../export/records.js';
 import type { PreparedRecord } from '../records/process.js';
 import type { ProcessedRecord } from '../model/processed-record.js';
 import type { WorkItem } from './record-batch.js';

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportLevel } from '../../../src/config/types.js';
+import type { ExportLevel } from '../../../src/export/records.js';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { recordLine } from '../../../src/export/records.js';
 import { displayUnitOf } from '../../../src/metrics/catalogue.js';
