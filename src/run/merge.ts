@@ -15,7 +15,7 @@ import { renderConsole } from '../export/console.js';
 import { GPU_TELEMETRY_JSONL } from '../export/read-run.js';
 import { InvalidFileError } from '../errors.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
-import { summarize } from '../metrics/compute.js';
+import { summarize } from '../metrics/accumulate.js';
 import { registryFor } from '../metrics/conventions.js';
 import { MetricHistogram } from '../metrics/core/histogram.js';
 import type { ConventionChoice } from '../metrics/core/options.js';

@@ -14,7 +14,7 @@ import { makeArtifactDir } from '../export/artifact-file.js';
 import { RECORDS_JSONL, writeSummaryArtifacts } from '../export/artifacts.js';
 import { ArtifactWriteError } from '../errors.js';
 import type { WallAnchor } from '../export/json.js';
-import { SummaryAccumulator } from '../metrics/compute.js';
+import { SummaryAccumulator } from '../metrics/accumulate.js';
 import { RunTelemetry } from '../telemetry/run.js';
 import { RunServerMetrics, type ServerMetricsReport } from '../server-metrics/run.js';
 import { clientSlices, sliceRecord, sliceWindows, type SliceRecord } from '../timeslices/slices.js';

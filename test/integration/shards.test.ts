@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
 import { defaultRegistry } from '../../src/metrics/catalogue.js';
-import { summarize } from '../../src/metrics/compute.js';
+import { summarize } from '../../src/metrics/accumulate.js';
 import { displayFactor } from '../../src/metrics/core/units.js';
 import { readRecordsFile } from '../../src/records/read.js';
 import type { ProcessedRecord } from '../../src/model/processed-record.js';

@@ -151,5 +151,4 @@ export const goodput: RunMetricDef = {
   compute: (_run, v) => perSecond(runNumber(v, 'good_request_count'), runNumber(v, 'benchmark_duration')),
 };
 
-export const goodputRecordMetrics: readonly RecordMetricDef[] = [];
 export const goodputRunMetrics: readonly RunMetricDef[] = [goodRequestCount, goodRequestFraction, goodput];

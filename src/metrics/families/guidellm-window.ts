@@ -1,5 +1,5 @@
-// GuideLLM's measurement window (../shared/reference/guidellm-metrics.txt, "Measurement Window,
-// Warmup, and Cooldown"), as the guidellm convention's declarations. With a warmup or a cooldown
+// GuideLLM's measurement window (GuideLLM's metrics guide, "Measurement Window, Warmup, and
+// Cooldown": https://blog.vllm.ai/guidellm/main/guides/metrics), as the guidellm convention's declarations. With a warmup or a cooldown
 // (MetricOptions.measurement_window), event-level metrics count by when their events happen:
 // - TTFT (and TTFOT) counts when the span from request start to the first (output) token overlaps
 //   the window, even partially;

@@ -4,7 +4,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { SummaryAccumulator, computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
+import { SummaryAccumulator, summarize } from '../../../src/metrics/accumulate.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
 import { registryFor } from '../../../src/metrics/conventions.js';
 import type { MetricOptions } from '../../../src/metrics/core/options.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';

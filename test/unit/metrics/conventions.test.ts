@@ -7,7 +7,8 @@ import type { MetricRecord, ProcessedRecord } from '../../../src/model/processed
 import type { RawRecord } from '../../../src/model/raw-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
-import { computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import { CONVENTIONS, comparedTags, comparisonRegistry, conventionDefs, registryFor } from '../../../src/metrics/conventions.js';
 import { defaultMetricDefs, defaultRegistry } from '../../../src/metrics/catalogue.js';
 import { findMetric } from '../../../src/metrics/core/summary.js';

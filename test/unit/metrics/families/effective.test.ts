@@ -1,7 +1,8 @@
 // The Effective / Active family end to end through summarize(): columns built from processed
 // records, the run window, the no-value rules, effective_latency, and the exports.
 import { describe, expect, it } from 'vitest';
-import { summarize, computeRecordMetrics } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
 import { findMetric, type MetricsSummary, type TimeWeightedStats } from '../../../../src/metrics/core/summary.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { effectiveTimeWeightedMetrics } from '../../../../src/metrics/families/effective.js';

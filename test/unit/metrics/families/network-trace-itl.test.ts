@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { tracePhases } from '../../../../src/metrics/families/http-trace.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { PERCENTILES } from '../../../../src/metrics/core/stats.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { formatAcceptanceHistogram, poolAcceptanceHistogram } from '../../../../src/metrics/families/spec-decode.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
