@@ -165,7 +165,7 @@ function forEachLine(fd: number, take: (line: string, n: number) => void): void 
     pieces = [text.slice(from)];
   }
   pieces.push(decoder.end());
-  take(pieces.join(''), ++n);
+  take(pieces.join(''), n + 1);
 }
 
 /** Opens records.jsonl; null when it is absent. */

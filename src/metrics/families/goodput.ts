@@ -6,7 +6,7 @@ import { InvalidArgumentError } from '../../errors.js';
 import { displayFactor } from '../core/units.js';
 import type { MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import type { MetricRegistry } from '../core/registry.js';
-import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { MetricFlag, type FoldSpec, type RunMetricDef } from '../core/types.js';
 import { CountFold, NO_FOLD, foldOf, perSecond, runNumber, type NoFold } from '../core/helpers.js';
 import type { ResolvedSlo } from '../core/options.js';
 
