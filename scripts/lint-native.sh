@@ -3,7 +3,7 @@
 # Exits non-zero when a file is not formatted.
 set -eu
 cd "$(dirname "$0")/.."
-files=$(ls native/*.cc native/*.h fuzz/*.cc fuzz/*.h test/fixtures/*.c test/fixtures/*.h 2>/dev/null)
+files=$(ls native/*.cc native/*.h native/*/*.cc native/*/*.h fuzz/*.cc fuzz/*.h test/fixtures/*.c test/fixtures/*.h 2>/dev/null)
 if [ "${1:-}" = "--fix" ]; then
   exec node_modules/.bin/clang-format -i --style=file $files
 fi

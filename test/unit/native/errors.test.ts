@@ -1,5 +1,5 @@
 // One error path across the native boundary: every SB_* code the C++ sources throw has its class
-// in NATIVE_ERRORS (src/native.ts), every binding throws through native/errors.h, and real native
+// in NATIVE_ERRORS (src/native.ts), every binding throws through native/common/errors.h, and real native
 // failures reach callers of the TS wrappers as that class (code, message, instanceof).
 import fs from 'node:fs';
 import net from 'node:net';
@@ -72,7 +72,7 @@ describe('the native error table', () => {
     expect(new TypeError('m')).not.toBeInstanceOf(ServebenchError);
   });
 
-  it('every binding throws through native/errors.h, and sits in a *_binding.cc', () => {
+  it('every binding throws through native/common/errors.h, and sits in a *_binding.cc', () => {
     const declared = new Set<string>();
     const defined = new Map<string, string>();
     for (const { file, text } of sources) {
