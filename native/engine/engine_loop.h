@@ -127,7 +127,6 @@ class IoLoop {
   void ExpireDeadlines(int64_t now);
   void StartDueTargets(int64_t now);
   void ArmTargetTimer();
-  void Cancel(Req* r, int64_t now);
   void Flush();
   Req* NewReq();
   void FreeReq(Req* r);
