@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "http1.h"
-#include "sse.h"
+#include "wire/http1.h"
+#include "wire/sse.h"
 #ifdef SERVEBENCH_FUZZ_TLS
 #include "tls_feed.h"
 #endif

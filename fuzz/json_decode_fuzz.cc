@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "json_scan.h"
-#include "sse_decode.h"
+#include "wire/json_scan.h"
+#include "wire/sse_decode.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_tls.h"
+#include "engine/engine_tls.h"
 
 namespace tls_feed {
 
