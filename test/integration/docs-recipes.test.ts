@@ -89,7 +89,9 @@ describe('runnable recipes of the README and docs/', () => {
   });
 
   it('reads a block as runnable only when its info string says so', () => {
-    const text = ['```sh', 'false', '```', '```sh runnable', 'echo hi', '# writes a.txt', '```', '````md', '```sh runnable', '````'].join('\n');
+    const text = ['```sh', 'false', '```', '```sh runnable', 'echo hi', '# writes a.txt', '```', '````md', '```sh runnable', '````'].join(
+      '\n',
+    );
     expect(runnableBlocks('x.md', text)).toEqual([{ where: 'x.md:4', script: 'echo hi\n# writes a.txt\n', writes: ['a.txt'] }]);
   });
 
