@@ -261,7 +261,15 @@ const check = process.argv.includes('--check');
 let stale = 0;
 for (const [rel, render] of FILES) {
   const file = path.join(ROOT, rel);
-  const text = render();
+  let text;
+  try {
+    text = render();
+  } catch (err) {
+    // A metric without a definition (or a definition of no metric): one line naming the file to fix.
+    console.error(`docs:${check ? 'check' : 'gen'}: ${rel} cannot be generated: ${err instanceof Error ? err.message : String(err)}`);
+    stale++;
+    continue;
+  }
   if (check) {
     const now = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
     if (now !== text) {
