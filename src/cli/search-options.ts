@@ -2,7 +2,7 @@
 import type { Options } from 'yargs';
 import { SEARCH_DEFAULTS } from '../load/search-flags.js';
 
-const G_SEARCH = 'Search for the maximum load (see README, Finding the limits):';
+const G_SEARCH = 'Search for the maximum load (see docs/load.md):';
 const d = SEARCH_DEFAULTS;
 
 export const searchOptions: Record<string, Options> = {
