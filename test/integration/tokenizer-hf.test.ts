@@ -51,7 +51,9 @@ describe('Hugging Face model ids', () => {
     const bad = await profile(['--tokenizer', 'acme/tiny-model', '--tokenizer-revision', 'v3']);
     expect(bad.r.code).toBe(2);
     expect(lines(bad.r.stderr), bad.r.stderr).toHaveLength(1);
-    expect(bad.r.stderr).toMatch(/HF_HUB_OFFLINE is set and the cache .* does not hold tokenizer\.json of model repo acme\/tiny-model at 'v3'/);
+    expect(bad.r.stderr).toMatch(
+      /HF_HUB_OFFLINE is set and the cache .* does not hold tokenizer\.json of model repo acme\/tiny-model at 'v3'/,
+    );
   });
 
   it('a missing id: one line, exit 2', async () => {

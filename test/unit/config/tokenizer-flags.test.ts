@@ -32,7 +32,9 @@ describe('--tokenizer flags', () => {
 
   it('the cl100k note gives the fixes, leaving out --use-server-token-count when the run has it', () => {
     const note = approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme-x' }, {}));
-    expect(note).toMatch(/--model acme-x is not a Hugging Face Hub id \(org\/name\) and the cache holds no tokenizer for it; counting with cl100k/);
+    expect(note).toMatch(
+      /--model acme-x is not a Hugging Face Hub id \(org\/name\) and the cache holds no tokenizer for it; counting with cl100k/,
+    );
     expect(approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme/x', tokenizer: 'cl100k' }, {}))).toMatch(
       /tokenizer: --tokenizer cl100k; counting with cl100k/,
     );
