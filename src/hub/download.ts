@@ -28,7 +28,7 @@ import {
   writeRef,
   type RepoType,
 } from './cache.js';
-import { hfHubCache, hubEndpoint, hubOffline, hubToken } from './env.js';
+import { hfHubCache, hubEndpoint, hubOffline, hubToken, hubTokenPath } from './env.js';
 import { HubFetch, describeRepo, type HubTarget } from './http.js';
 import { progressBar } from './progress.js';
 import type * as HubLibrary from '@huggingface/hub';
@@ -104,7 +104,7 @@ export async function hubFile(req: HubFileRequest, opts: HubOptions = {}): Promi
 async function download(t: HubTarget, path: string, cache: string, env: NodeJS.ProcessEnv, opts: HubOptions): Promise<string> {
   const { downloadFile, fileDownloadInfo } = await library();
   const endpoint = hubEndpoint(env);
-  const hub = new HubFetch(endpoint, hubToken(env), t, opts.signal);
+  const hub = new HubFetch(endpoint, hubToken(env), hubTokenPath(env), t, opts.signal);
   const repo = { type: t.repoType, name: t.repo };
   const info = await fileDownloadInfo({ repo, path, revision: t.revision, hubUrl: endpoint, fetch: hub.fetch }).catch((err: unknown) => {
     throw hub.failure ?? err;
@@ -199,7 +199,7 @@ export async function hubListFiles(repoType: RepoType, repo: string, revision = 
   }
   const { listFiles } = await library();
   const endpoint = hubEndpoint(env);
-  const hub = new HubFetch(endpoint, hubToken(env), t, opts.signal);
+  const hub = new HubFetch(endpoint, hubToken(env), hubTokenPath(env), t, opts.signal);
   try {
     const out: string[] = [];
     for await (const entry of listFiles({

@@ -44,11 +44,7 @@ export async function chooseTokenizer(cfg: RunConfig): Promise<{ tokenizer: Text
     try {
       return { tokenizer: await loadResolved(cfg.model, await resolveTokenizer(cfg.model, cfg.tokenizer_revision)), note: null };
     } catch (err) {
-      throw withPrefix(
-        err,
-        '',
-        ` (the tokenizer of --model ${cfg.model}; --tokenizer picks another: an id, a tokenizer.json, server or cl100k)`,
-      );
+      throw withPrefix(err, '', `; this is --model's tokenizer: --tokenizer picks another (a Hub id, a tokenizer.json, server or cl100k)`);
     }
   }
   const hf = cfg.model === '' ? null : resolveHfCache(cfg.model, cfg.tokenizer_revision);
