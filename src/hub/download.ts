@@ -204,7 +204,8 @@ export async function hubListFiles(repoType: RepoType, repo: string, revision = 
     const out: string[] = [];
     for await (const entry of listFiles({
       repo: { type: repoType, name: repo },
-      revision,
+      // The library puts the revision into the URL as given: encoded, `refs/convert/parquet` stays one segment.
+      revision: encodeURIComponent(revision),
       recursive: true,
       hubUrl: endpoint,
       fetch: hub.fetch,
