@@ -124,6 +124,12 @@ export class HubNetworkError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
+/** A download stopped by the run's stop signal (Ctrl-C) before the run started: its partial file is removed. */
+export class HubDownloadInterruptedError extends ServebenchError {
+  override readonly code = 'SB_HUB_INTERRUPTED';
+  override readonly exitCode = 130;
+}
+
 /** The Hub answered, but not as it documents (an unexpected status, no X-Repo-Commit, a short body). */
 export class HubResponseError extends ServebenchError {
   override readonly code = 'SB_HUB_RESPONSE';

@@ -10,7 +10,14 @@ import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
-import { HubEntryNotFoundError, HubNetworkError, HubOfflineError, HubRepoNotFoundError, HubResponseError } from '../errors.js';
+import {
+  HubDownloadInterruptedError,
+  HubEntryNotFoundError,
+  HubNetworkError,
+  HubOfflineError,
+  HubRepoNotFoundError,
+  HubResponseError,
+} from '../errors.js';
 import {
   COMMIT_HASH,
   blobPath,
@@ -91,6 +98,10 @@ export async function hubFile(req: HubFileRequest, opts: HubOptions = {}): Promi
   try {
     return await download(t, req.path, cache, env, opts);
   } catch (err) {
+    if (opts.signal?.aborted)
+      throw new HubDownloadInterruptedError(
+        `Hugging Face Hub: the download of ${req.path} of ${describeRepo(t)} was interrupted; nothing partial is kept`,
+      );
     // As huggingface_hub: with the Hub out of reach, a file the cache holds for this revision is used.
     if (err instanceof HubNetworkError) {
       const hit = fromCache();
