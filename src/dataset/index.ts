@@ -11,12 +11,13 @@ import { scrub } from '../secrets.js';
 import type { CustomDatasetType } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
-import { readDatasetFile } from './file.js';
+import { readDatasetFile, type DatasetText } from './file.js';
+import { startsWithArray } from './json-array-stream.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
 import { Rng } from './rng.js';
 import { withMedia } from './media-source.js';
-import { loadShareGpt } from './sharegpt.js';
+import { loadShareGpt, loadShareGptArray } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
@@ -110,16 +111,6 @@ async function createBaseSource(
   }
 
   const file = d.input_file;
-  // Only the entries the run can draw are read when that number is known (see entriesNeeded);
-  // a trace, a timed dataset or any other run reads the whole file (at most MAX_DATASET_ENTRIES).
-  const needed = entriesNeeded(cfg);
-  let read = await readDatasetFile(file, needed);
-  const type = d.custom_dataset_type ?? detectDatasetType(file, read.text);
-  // A trace's sessions may spread over the whole file: read it whole.
-  if (!read.complete && type === 'mooncake_trace') read = await readDatasetFile(file);
-  if (d.sharegpt_multi_turn && type !== 'sharegpt') {
-    throw new InvalidArgumentError(`--sharegpt-multi-turn: cannot be combined with --input-file ${file} (a ${type} dataset)`);
-  }
   const ctx: LoadContext = {
     file,
     tokenizer,
@@ -129,6 +120,54 @@ async function createBaseSource(
     systemPrompt,
     warn,
   };
+  // Only the entries the run can draw are read when that number is known (see entriesNeeded);
+  // a trace, a timed dataset or any other run reads the whole file.
+  const needed = entriesNeeded(cfg);
+  let type: CustomDatasetType;
+  let source: IndexedSource;
+  let read: { complete: boolean; entries: number };
+  if ((d.custom_dataset_type === null || d.custom_dataset_type === 'sharegpt') && (await startsWithArray(file))) {
+    // A JSON array (ShareGPT) is streamed, never held as one text: a file of any size loads.
+    type = 'sharegpt';
+    const streamed = await loadShareGptArray(ctx, d.sharegpt_multi_turn, needed);
+    source = streamed.source;
+    read = streamed;
+  } else {
+    ({ type, source, read } = await loadText(cfg, ctx, needed));
+  }
+  if (!read.complete) {
+    log(
+      `${file}: read its first ${read.entries} entries only, all this run can send (sequential sampling, --request-count${cfg.warmup_request_count > 0 ? ' + --warmup-request-count' : ''}); the rest of the file is not read or checked`,
+    );
+  }
+  // Count the tokens of the entries the run needs now, not on the send path (a duration-bound
+  // run may need them all).
+  const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
+  const t0 = performance.now();
+  const counted = source.prefetch(wanted, PREFETCH_BUDGET_MS);
+  const ms = performance.now() - t0;
+  if (ms > PREFETCH_REPORT_MS) {
+    const rest = counted < wanted ? `; the other ${wanted - counted} are counted as they are sent` : '';
+    log(`${file}: counted the tokens of ${counted} ${type} entries in ${(ms / 1000).toFixed(1)} s${rest}`);
+  }
+  return source;
+}
+
+/** A JSONL (or other text) dataset: read as text, at most MAX_DATASET_ENTRIES entries. */
+async function loadText(
+  cfg: RunConfig,
+  ctx: LoadContext,
+  needed: number | null,
+): Promise<{ type: CustomDatasetType; source: IndexedSource; read: DatasetText }> {
+  const d = cfg.dataset;
+  const file = ctx.file;
+  let read = await readDatasetFile(file, needed);
+  const type = d.custom_dataset_type ?? detectDatasetType(file, read.text);
+  // A trace's sessions may spread over the whole file: read it whole.
+  if (!read.complete && type === 'mooncake_trace') read = await readDatasetFile(file);
+  if (d.sharegpt_multi_turn && type !== 'sharegpt') {
+    throw new InvalidArgumentError(`--sharegpt-multi-turn: cannot be combined with --input-file ${file} (a ${type} dataset)`);
+  }
   const load = (text: string, c: LoadContext = ctx): IndexedSource => {
     switch (type) {
       case 'single_turn':
@@ -148,21 +187,6 @@ async function createBaseSource(
   if (!read.complete && source.hasTimestamps) {
     read = await readDatasetFile(file);
     source = load(read.text);
-  } else for (const a of held) warn(...a);
-  if (!read.complete) {
-    log(
-      `${file}: read its first ${read.entries} entries only, all this run can send (sequential sampling, --request-count${cfg.warmup_request_count > 0 ? ' + --warmup-request-count' : ''}); the rest of the file is not read or checked`,
-    );
-  }
-  // Count the tokens of the entries the run needs now, not on the send path (a duration-bound
-  // run may need them all).
-  const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
-  const t0 = performance.now();
-  const counted = source.prefetch(wanted, PREFETCH_BUDGET_MS);
-  const ms = performance.now() - t0;
-  if (ms > PREFETCH_REPORT_MS) {
-    const rest = counted < wanted ? `; the other ${wanted - counted} are counted as they are sent` : '';
-    log(`${file}: counted the tokens of ${counted} ${type} entries in ${(ms / 1000).toFixed(1)} s${rest}`);
-  }
-  return source;
+  } else for (const a of held) ctx.warn(...a);
+  return { type, source, read };
 }

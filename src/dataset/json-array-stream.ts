@@ -47,6 +47,8 @@ export class JsonArraySplitter {
   /** 0: before '[' ; 1: inside the array ; 2: after its ']'. */
   private phase = 0;
   private depth = 0;
+  /** Closing brackets expected inside the current element, innermost last. */
+  private readonly closers: number[] = [];
   private inString = false;
   private escaped = false;
   /** Byte offset of the next pushed chunk's first byte. */
@@ -132,8 +134,22 @@ export class JsonArraySplitter {
         }
       }
       if (b === QUOTE) this.inString = true;
-      else if (b === 0x5b || b === 0x7b) this.depth++;
-      else if (b === 0x5d || b === 0x7d) this.depth--;
+      else if (b === 0x5b || b === 0x7b) {
+        // The closer each open bracket expects ("]" is "[" + 2, "}" is "{" + 2).
+        this.closers.push(b + 2);
+        this.depth++;
+      } else if (b === 0x5d || b === 0x7d) {
+        const want = this.closers.pop();
+        if (b !== want) {
+          const found = String.fromCharCode(b);
+          this.fail(
+            this.base + i,
+            this.line,
+            `element ${this.index}: not valid JSON ("${found}" closes a "${String.fromCharCode((want as number) - 2)}")`,
+          );
+        }
+        this.depth--;
+      }
       i++;
     }
     if (this.start >= 0) {

@@ -67,6 +67,7 @@ describe('JsonArraySplitter', () => {
 
   it('refuses a malformed file with one line naming the file, line and byte offset', () => {
     expect(errorOf('[{"a":1},\n{"b":}]')).toMatch(/^x\.json:2: at byte \d+: element 1: not valid JSON/);
+    expect(errorOf('[[1],\n{"a": [}]')).toBe('x.json:2: at byte 13: element 1: not valid JSON ("}" closes a "[")');
     expect(errorOf('[1,2,]')).toBe('x.json:1: at byte 5: expected a value before "]"');
     expect(errorOf('[1,,2]')).toBe('x.json:1: at byte 3: expected a value before ","');
     expect(errorOf('[{"a":1} {"b":2}]')).toMatch(/^x\.json:1: at byte 9: element 0: not valid JSON \(Unexpected non-whitespace/);
