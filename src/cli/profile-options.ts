@@ -246,9 +246,15 @@ export const profileOptions: Record<string, Options> = {
   },
   'custom-dataset-type': {
     type: 'string',
-    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'],
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'],
     group: G_DATASET,
-    describe: 'format of --input-file (default: guessed from its first entry)',
+    describe:
+      'format of --input-file (default: guessed from its first entry; the production traces burst_gpt_trace, azure_llm_trace and bailian_trace are always named)',
+  },
+  'fixed-schedule-speedup': {
+    type: 'number',
+    group: G_DATASET,
+    describe: "replay a timed dataset's timestamps this many times as fast (2: in half the time; 0.5: twice as slow)",
   },
   'dataset-sampling-strategy': {
     type: 'string',

@@ -18,6 +18,10 @@ import { loadMultiTurn } from './multi-turn.js';
 import { Rng } from './rng.js';
 import { withMedia } from './media-source.js';
 import { loadShareGpt, loadShareGptArray } from './sharegpt.js';
+import { loadAzureTrace } from './traces/azure.js';
+import { loadBailianTrace } from './traces/bailian.js';
+import { loadBurstGpt } from './traces/burstgpt.js';
+import { withSpeedup } from './traces/speedup.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
@@ -49,6 +53,7 @@ export function detectDatasetType(file: string, text: string): CustomDatasetType
   const has = (k: string) => typeof first === 'object' && first !== null && k in first;
   if (has('turns')) return 'multi_turn';
   if (has('conversations')) return 'sharegpt';
+  if (has('chat_id') && has('parent_chat_id')) return 'bailian_trace';
   if (has('input_length') || has('hash_ids') || has('text_input')) return 'mooncake_trace';
   return 'single_turn';
 }
@@ -71,7 +76,12 @@ export async function createConversationSource(
   options: { warn?: Warn; log?: (message: string) => void } = {},
 ): Promise<ConversationSource> {
   // Embeddings batches and ranking passages, images and audio (--image-*, --audio-*) ride on whatever source the run has.
-  return withEndpointInputs(withMedia(await createBaseSource(cfg, tokenizer, options), cfg), cfg, tokenizer);
+  const base = await createBaseSource(cfg, tokenizer, options);
+  const speedup = cfg.dataset.fixed_schedule_speedup;
+  if (speedup !== 1 && !base.hasTimestamps) {
+    throw new InvalidArgumentError(`--fixed-schedule-speedup: the dataset ${cfg.dataset.input_file ?? ''} has no timestamps to replay`);
+  }
+  return withEndpointInputs(withMedia(withSpeedup(base, speedup), cfg), cfg, tokenizer);
 }
 
 async function createBaseSource(
@@ -119,6 +129,7 @@ async function createBaseSource(
     osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
     systemPrompt,
     warn,
+    models: cfg.targets.models,
   };
   // Only the entries the run can draw are read when that number is known (see entriesNeeded);
   // a trace, a timed dataset or any other run reads the whole file.
@@ -126,7 +137,12 @@ async function createBaseSource(
   let type: CustomDatasetType;
   let source: IndexedSource;
   let read: { complete: boolean; entries: number };
-  if ((d.custom_dataset_type === null || d.custom_dataset_type === 'sharegpt') && (await startsWithArray(file))) {
+  if (d.custom_dataset_type === 'burst_gpt_trace' || d.custom_dataset_type === 'azure_llm_trace') {
+    // CSV traces are parsed as a stream of rows, whole (a replay needs every row, in time order).
+    type = d.custom_dataset_type;
+    source = await (type === 'burst_gpt_trace' ? loadBurstGpt(ctx) : loadAzureTrace(ctx));
+    read = { complete: true, entries: source.size };
+  } else if ((d.custom_dataset_type === null || d.custom_dataset_type === 'sharegpt') && (await startsWithArray(file))) {
     // A JSON array (ShareGPT) is streamed, never held as one text: a file of any size loads.
     type = 'sharegpt';
     const streamed = await loadShareGptArray(ctx, d.sharegpt_multi_turn, needed);
@@ -164,7 +180,7 @@ async function loadText(
   let read = await readDatasetFile(file, needed);
   const type = d.custom_dataset_type ?? detectDatasetType(file, read.text);
   // A trace's sessions may spread over the whole file: read it whole.
-  if (!read.complete && type === 'mooncake_trace') read = await readDatasetFile(file);
+  if (!read.complete && (type === 'mooncake_trace' || type === 'bailian_trace')) read = await readDatasetFile(file);
   if (d.sharegpt_multi_turn && type !== 'sharegpt') {
     throw new InvalidArgumentError(`--sharegpt-multi-turn: cannot be combined with --input-file ${file} (a ${type} dataset)`);
   }
@@ -178,6 +194,10 @@ async function loadText(
         return loadMooncakeTrace(c, text);
       case 'sharegpt':
         return loadShareGpt(c, text, d.sharegpt_multi_turn);
+      case 'bailian_trace':
+        return loadBailianTrace(c, text);
+      default:
+        throw new InvalidArgumentError(`--custom-dataset-type: ${type} is not a JSONL format`);
     }
   };
   // The warnings of a first look at part of the file wait: it may be read again whole.
