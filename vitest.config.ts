@@ -29,6 +29,7 @@ const timing = [
   'test/unit/native/engine-gate.test.ts',
   'test/unit/mock/server-metrics.test.ts',
   'test/integration/flat-memory.test.ts',
+  'test/integration/traces.timing.test.ts',
 ];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
