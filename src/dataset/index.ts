@@ -12,6 +12,7 @@ import type { CustomDatasetType } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
 import { readDatasetFile, type DatasetText } from './file.js';
+import { localInputFile } from './hub-input.js';
 import { startsWithArray } from './json-array-stream.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
@@ -120,7 +121,8 @@ async function createBaseSource(
     );
   }
 
-  const file = d.input_file;
+  // A Hub copy (hf://datasets/…) is fetched into the HF cache first; errors name the local file then.
+  const file = await localInputFile(d.input_file);
   const ctx: LoadContext = {
     file,
     tokenizer,
