@@ -22,6 +22,10 @@ import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
 import { withEndpointInputs } from './endpoint-inputs.js';
 import type { ConversationSource } from './types.js';
+import { publicSourceSpec } from './public/spec.js';
+import { loadPublicSource } from './public/source.js';
+import type { HubFiles } from './public/locate.js';
+import { defaultHubFiles, githubFiles } from './public/hub-files.js';
 
 export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
 
@@ -67,7 +71,7 @@ function entriesNeeded(cfg: RunConfig): number | null {
 export async function createConversationSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
-  options: { warn?: Warn; log?: (message: string) => void } = {},
+  options: { warn?: Warn; log?: (message: string) => void; hub?: HubFiles } = {},
 ): Promise<ConversationSource> {
   // Embeddings batches and ranking passages, images and audio (--image-*, --audio-*) ride on whatever source the run has.
   return withEndpointInputs(withMedia(await createBaseSource(cfg, tokenizer, options), cfg), cfg, tokenizer);
@@ -76,7 +80,7 @@ export async function createConversationSource(
 async function createBaseSource(
   cfg: RunConfig,
   tokenizer: TextTokenizer,
-  options: { warn?: Warn; log?: (message: string) => void },
+  options: { warn?: Warn; log?: (message: string) => void; hub?: HubFiles },
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;
@@ -85,6 +89,24 @@ async function createBaseSource(
     d.shared_system_prompt_length > 0
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
       : null;
+
+  if (d.public_dataset !== null || d.hf !== null) {
+    const spec = publicSourceSpec(d);
+    const ctx: LoadContext = {
+      file: spec.kind,
+      tokenizer,
+      seed: cfg.random_seed,
+      sampling: d.sampling_strategy,
+      osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
+      systemPrompt,
+      warn,
+    };
+    const hub = spec.host === 'github' ? githubFiles() : (options.hub ?? defaultHubFiles());
+    const source = await loadPublicSource(spec, ctx, hub, entriesNeeded(cfg));
+    const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
+    source.prefetch(wanted, PREFETCH_BUDGET_MS);
+    return source;
+  }
 
   if (d.input_file === null) {
     return createSyntheticSource(
