@@ -41,7 +41,7 @@ export function cachedSnapshot(repo: string, revision: string, env: NodeJS.Proce
   return existsSync(snap) ? snap : null;
 }
 
-function walk(root: string, rel = ''): string[] {
+export function walk(root: string, rel = ''): string[] {
   const out: string[] = [];
   for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
     const p = rel === '' ? e.name : `${rel}/${e.name}`;
@@ -117,13 +117,27 @@ export async function locateFiles(hub: HubFiles, repo: string, revision: string,
       where: `${repo}@${revision}:${data.file}`,
     };
   }
-  const own = ownSplitFiles(await hub.list(repo, revision), data.subset, data.split);
+  // A cache filled with the converted files alone has no snapshot of the revision: then the
+  // converted branch answers, and the revision's error is kept for when it does not either.
+  let ownError: unknown = null;
+  const own = await hub.list(repo, revision).then(
+    (paths) => ownSplitFiles(paths, data.subset, data.split),
+    (err: unknown) => {
+      ownError = err;
+      return [];
+    },
+  );
   if (own.length > 0) {
     const where = `${repo}@${revision}:${data.subset === null ? '' : `${data.subset}/`}${data.split}`;
     return { files: lazily(hub, repo, revision, own), format: oneFormat(own, where), where };
   }
   const subset = data.subset ?? 'default';
-  const converted = await hub.list(repo, CONVERTED_PARQUET);
+  let converted: string[];
+  try {
+    converted = await hub.list(repo, CONVERTED_PARQUET);
+  } catch (err) {
+    throw ownError ?? err;
+  }
   const prefix = `${subset}/${data.split}/`;
   const files = converted.filter((p) => p.startsWith(prefix) && p.endsWith('.parquet')).sort();
   if (files.length === 0) {

@@ -53,7 +53,7 @@ export function requiredColumns(m: AnyMapping): string[] {
     case 'first-message':
       return [m.column];
     case 'speed-bench':
-      return ['messages', 'category'];
+      return ['turns', 'category'];
     case 'spec-bench':
       return ['turns'];
     case 'mmvu':
@@ -160,8 +160,7 @@ export function rowTurns(m: AnyMapping, row: Row): RowTurn[] | null {
     }
     case 'speed-bench': {
       if (m.category !== undefined && row.category !== m.category) return null;
-      const msgs = Array.isArray(row.messages) ? (row.messages as Row[]) : [];
-      const turns = msgs.filter((x) => x?.role === 'user').map((x) => str(x.content) ?? '');
+      const turns = Array.isArray(row.turns) ? row.turns.map((t) => (typeof t === 'string' ? t : '')) : [];
       if (turns.length === 0 || turns.some((t) => t.trim() === '' || t === SPEED_BENCH_PLACEHOLDER)) return null;
       return turns.map((prompt) => ({ prompt }));
     }

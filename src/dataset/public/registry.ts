@@ -18,7 +18,7 @@ export type RowMapping =
   | { kind: 'prompt'; column: string; image?: string }
   /** The first message of a conversation column is the prompt (AIPerf's HFConversationDatasetLoader). */
   | { kind: 'first-message'; column: string; contentKey: string; image?: string }
-  /** SPEED-Bench: every user message of `messages` is a turn; `category` keeps only that category's rows. */
+  /** SPEED-Bench: each of `turns` is a user turn (AIPerf maps them to user messages); `category` keeps only that category's rows. */
   | { kind: 'speed-bench'; category?: string }
   /** Spec-Bench: the first of `turns` is the prompt. */
   | { kind: 'spec-bench' }
@@ -182,7 +182,7 @@ export const PUBLIC_DATASETS: readonly PublicDataset[] = Object.freeze([
     data: { file: 'data/spec_bench/question.jsonl' },
     rows: { kind: 'spec-bench' },
     size: 480,
-    exercises: 'speculative decoding: 13 task categories (first turn of each question)',
+    exercises: 'speculative decoding: 6 task categories (first turn of each question)',
     follows: "AIPerf's SpecBenchLoader",
   },
   {
