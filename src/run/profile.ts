@@ -8,6 +8,7 @@ import { authWarnings } from '../config/auth.js';
 import { environmentSecrets, secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { addSecrets, scrub } from '../secrets.js';
+import { hubToken } from '../hub/index.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
@@ -65,6 +66,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   // Before anything is printed or written: every string out of this process is scrubbed of these.
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
+  hubToken(); // the Hugging Face token (HF_TOKEN or its file), a secret from here on (read here, registered as it is read)
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
   let mock: SpawnedMock | null = null;
