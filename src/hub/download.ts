@@ -204,7 +204,9 @@ export async function hubListFiles(repoType: RepoType, repo: string, revision = 
     const out: string[] = [];
     for await (const entry of listFiles({
       repo: { type: repoType, name: repo },
-      revision,
+      // @huggingface/hub puts the revision into the tree URL as given: encoded here, so a ref with
+      // slashes (refs/convert/parquet, refs/pr/1) stays one path segment, as the Hub's API wants it.
+      revision: encodeURIComponent(revision),
       recursive: true,
       hubUrl: endpoint,
       fetch: hub.fetch,

@@ -1,30 +1,33 @@
-// The HubFiles a run uses: the Hugging Face cache (read offline), and GitHub's raw files for the
-// entries that live there (Spec-Bench), downloaded once into $HF_HOME/servebench/github.
-// Downloads from the Hub come with src/hub (issue 32 §1); until then a dataset must be cached.
+// The HubFiles a run uses: src/hub (the Hugging Face cache, downloading what it lacks; HF_ENDPOINT,
+// HF_TOKEN, HF_HUB_OFFLINE honoured there), and GitHub's raw files for the entries that live there
+// (Spec-Bench), downloaded once into $HF_HOME/servebench/github.
 
 import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InvalidArgumentError } from '../../errors.js';
-import { cacheHubFiles, type HubFiles } from './locate.js';
+import { hfHome, hubFile, hubListFiles, hubOffline } from '../../hub/index.js';
+import type { HubFiles } from './locate.js';
 
 export function defaultHubFiles(): HubFiles {
-  return cacheHubFiles();
+  return {
+    file: (repo, revision, path) => hubFile({ repoType: 'dataset', repo, revision, path }),
+    list: (repo, revision) => hubListFiles('dataset', repo, revision),
+  };
 }
 
-function hfHome(env: NodeJS.ProcessEnv): string {
-  return env.HF_HOME ? resolve(env.HF_HOME) : join(homedir(), '.cache', 'huggingface');
+/** Where a GitHub-hosted file is kept once downloaded. */
+export function githubFilePath(repo: string, revision: string, path: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(hfHome(env), 'servebench', 'github', repo.split('/').join('--'), revision, ...path.split('/'));
 }
 
 /** Raw files of GitHub repos (owner/name at a pinned commit), kept under $HF_HOME/servebench/github. */
 export function githubFiles(env: NodeJS.ProcessEnv = process.env): HubFiles {
   return {
     async file(repo, revision, path) {
-      const local = join(hfHome(env), 'servebench', 'github', repo.split('/').join('--'), revision, ...path.split('/'));
+      const local = githubFilePath(repo, revision, path, env);
       if (existsSync(local)) return local;
-      if (env.HF_HUB_OFFLINE === '1')
-        throw new InvalidArgumentError(`${repo}@${revision}:${path} is not downloaded yet and HF_HUB_OFFLINE=1`);
+      if (hubOffline(env)) throw new InvalidArgumentError(`${repo}@${revision}:${path} is not downloaded yet and HF_HUB_OFFLINE is set`);
       const url = `https://raw.githubusercontent.com/${repo}/${revision}/${path}`;
       let body: ArrayBuffer;
       try {

@@ -1,13 +1,10 @@
 // Which local files hold a dataset's rows: one named file, or the files of a subset/split: the
 // repo's own data files for that split when it ships them, else the Hub's converted Parquet branch
 // (refs/convert/parquet, files {subset}/{split}/*.parquet, subset "default" when the repo has
-// one), as the Hub's dataset viewer converts every public dataset. Files come through a HubFiles,
-// which downloads into the Hugging Face cache; cacheHubFiles reads that cache alone, offline.
+// one), as the Hub's dataset viewer converts every public dataset. Files come through a HubFiles
+// (hub-files.ts: src/hub's downloads into the Hugging Face cache).
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { InvalidArgumentError } from '../../errors.js';
-import { hfHubCache } from '../../tokenizer/resolve.js';
 import type { DataFiles } from './registry.js';
 import { formatOf, type RowFormat } from './rows.js';
 
@@ -25,52 +22,6 @@ export interface LocatedFiles {
   format: RowFormat;
   /** Where the rows come from, for messages: "org/name@rev:path" or "org/name@refs/convert/parquet:default/train". */
   where: string;
-}
-
-const COMMIT = /^[0-9a-f]{40}$/;
-
-/** The snapshot folder of a cached dataset revision, or null. */
-export function cachedSnapshot(repo: string, revision: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (repo.includes('..')) return null;
-  const dir = join(hfHubCache(env), `datasets--${repo.split('/').join('--')}`);
-  let commit: string | null = COMMIT.test(revision) ? revision : null;
-  const ref = join(dir, 'refs', revision);
-  if (commit === null && existsSync(ref)) commit = readFileSync(ref, 'utf8').trim();
-  if (commit === null || !/^[A-Za-z0-9._-]+$/.test(commit)) return null;
-  const snap = join(dir, 'snapshots', commit);
-  return existsSync(snap) ? snap : null;
-}
-
-export function walk(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const p = rel === '' ? e.name : `${rel}/${e.name}`;
-    if (e.isDirectory()) out.push(...walk(root, p));
-    else out.push(p);
-  }
-  return out;
-}
-
-/** The Hugging Face cache alone: no network. A file or revision not cached is an error naming it. */
-export function cacheHubFiles(env: NodeJS.ProcessEnv = process.env): HubFiles {
-  const notCached = (what: string) =>
-    new InvalidArgumentError(
-      `${what} is not in the Hugging Face cache (${hfHubCache(env)}); download it first (huggingface-cli download --repo-type dataset)`,
-    );
-  return {
-    file(repo, revision, path) {
-      const snap = cachedSnapshot(repo, revision, env);
-      const file = snap === null ? null : join(snap, path);
-      if (file === null || !existsSync(file) || !statSync(file).isFile())
-        return Promise.reject(notCached(`dataset ${repo}@${revision}: ${path}`));
-      return Promise.resolve(file);
-    },
-    list(repo, revision) {
-      const snap = cachedSnapshot(repo, revision, env);
-      if (snap === null) return Promise.reject(notCached(`dataset ${repo}@${revision}`));
-      return Promise.resolve(walk(snap));
-    },
-  };
 }
 
 /** The repo's own data files of a split, by the Hub's file-naming conventions: `{split}-*`, `{split}.*` or a `{split}/` folder, in the subset's folder when one is named. */

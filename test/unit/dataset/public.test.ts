@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileFlags } from '../../../src/config/validate.js';
-import { InvalidArgumentError } from '../../../src/errors.js';
+import { InvalidArgumentError, ServebenchError } from '../../../src/errors.js';
 import { isCached } from '../../../src/dataset/public/cached.js';
 import { SPEED_BENCH_PLACEHOLDER } from '../../../src/dataset/public/mapping.js';
 import { PUBLIC_DATASETS, publicDataset } from '../../../src/dataset/public/registry.js';
@@ -357,9 +357,10 @@ describe('--hf-dataset', () => {
     );
   });
 
-  it('a dataset not in the cache: one line naming it', async () => {
+  it('a dataset not in the cache, offline: one line from src/hub naming it and HF_HUB_OFFLINE', async () => {
     const err = await load({ 'hf-dataset': 'test-org/absent' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InvalidArgumentError);
-    expect((err as Error).message).toContain('dataset test-org/absent@main is not in the Hugging Face cache');
+    expect(err).toBeInstanceOf(ServebenchError);
+    expect((err as ServebenchError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(/HF_HUB_OFFLINE.*test-org\/absent/);
   });
 });
