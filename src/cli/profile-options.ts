@@ -278,9 +278,10 @@ export const profileOptions: Record<string, Options> = {
   },
   'custom-dataset-type': {
     type: 'string',
-    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'],
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'sonnet'],
     group: G_DATASET,
-    describe: 'format of --input-file (default: guessed from its first entry)',
+    describe:
+      "format of --input-file (default: guessed from its first entry); sonnet: vLLM's sonnet.txt, prompts of --isl tokens (default 550)",
   },
   'dataset-sampling-strategy': {
     type: 'string',

@@ -5,11 +5,12 @@
 import { DEFAULTS, MAX_PROMPT_TOKENS } from '../config/defaults.js';
 import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { PUBLIC_DATASET_NAMES, publicDataset } from './public/registry.js';
+import { SONNET_DEFAULTS } from './sonnet.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
-export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt';
-export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'];
+export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt' | 'sonnet';
+export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'sonnet'];
 
 /** Any Hub dataset by id (--hf-dataset and its --hf-* flags). */
 export interface HfDatasetConfig {
@@ -26,6 +27,8 @@ export interface DatasetConfig {
   readonly input_file: string | null;
   /** --public-dataset: a registry entry's name (public/registry.ts). */
   readonly public_dataset: string | null;
+  /** --custom-dataset-type sonnet: vLLM's input and output lengths (--isl, --osl; else vLLM's 550 and 150). */
+  readonly sonnet: { readonly input_len: number; readonly output_len: number } | null;
   /** --hf-dataset, or the --hf-subset/--hf-split/--hf-revision overrides of a --public-dataset. */
   readonly hf: HfDatasetConfig | null;
   /** null with an input file: inferred from the file's content when it is loaded. */
@@ -164,7 +167,9 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
   const source = file !== null ? 'input-file' : publicName !== null ? 'public-dataset' : hf !== null ? 'hf-dataset' : null;
   if (source !== null) {
     for (const flag of SYNTHETIC_ONLY)
-      if (f[flag] !== undefined) conflict(flag, source, 'describes synthetic prompts; it cannot be combined with');
+      // A sonnet file is sampled to --isl tokens, as vLLM's --sonnet-input-len.
+      if (f[flag] !== undefined && !(type === 'sonnet' && flag === 'isl'))
+        conflict(flag, source, 'describes synthetic prompts; it cannot be combined with');
   }
 
   const sharegptMulti = f['sharegpt-multi-turn'] ?? false;
@@ -214,6 +219,13 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     input_file: file,
     public_dataset: publicName,
     hf,
+    sonnet:
+      type === 'sonnet'
+        ? Object.freeze({
+            input_len: opt(f.isl, (v) => tokens('isl', v)) ?? SONNET_DEFAULTS.input_len,
+            output_len: opt(f.osl, (v) => num('osl', v, 1, true)) ?? SONNET_DEFAULTS.output_len,
+          })
+        : null,
     custom_dataset_type: type,
     sampling_strategy: sampling,
     sharegpt_multi_turn: sharegptMulti,

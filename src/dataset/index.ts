@@ -17,6 +17,7 @@ import { loadMultiTurn } from './multi-turn.js';
 import { Rng } from './rng.js';
 import { withMedia } from './media-source.js';
 import { loadShareGpt } from './sharegpt.js';
+import { loadSonnet, SONNET_DEFAULTS } from './sonnet.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
@@ -134,7 +135,8 @@ async function createBaseSource(
   const file = d.input_file;
   // Only the entries the run can draw are read when that number is known (see entriesNeeded);
   // a trace, a timed dataset or any other run reads the whole file (at most MAX_DATASET_ENTRIES).
-  const needed = entriesNeeded(cfg);
+  // A sonnet file is sampled line by line: read it whole.
+  const needed = d.sonnet !== null ? null : entriesNeeded(cfg);
   let read = await readDatasetFile(file, needed);
   const type = d.custom_dataset_type ?? detectDatasetType(file, read.text);
   // A trace's sessions may spread over the whole file: read it whole.
@@ -161,6 +163,11 @@ async function createBaseSource(
         return loadMooncakeTrace(c, text);
       case 'sharegpt':
         return loadShareGpt(c, text, d.sharegpt_multi_turn);
+      case 'sonnet': {
+        const { input_len, output_len } = d.sonnet ?? { input_len: SONNET_DEFAULTS.input_len, output_len: SONNET_DEFAULTS.output_len };
+        const count = cfg.request_count === null ? 1000 : cfg.request_count + cfg.warmup_request_count;
+        return loadSonnet(c, text, { inputLen: input_len, outputLen: output_len, count });
+      }
     }
   };
   // The warnings of a first look at part of the file wait: it may be read again whole.
