@@ -4,6 +4,7 @@
 
 import { InvalidArgumentError } from '../../errors.js';
 import { dataUrl } from '../media-synth.js';
+import { vllmPair } from '../sharegpt.js';
 import type { RowMapping } from './registry.js';
 import type { Row } from './rows.js';
 
@@ -143,11 +144,8 @@ function positive(v: unknown): number | null {
 export function rowTurns(m: AnyMapping, row: Row): RowTurn[] | null {
   switch (m.kind) {
     case 'sharegpt': {
-      const c = row.conversations;
-      if (!Array.isArray(c) || c.length < 2) return null;
-      const prompt = str((c[0] as Row | null)?.value);
-      const reply = str((c[1] as Row | null)?.value);
-      return prompt === null || reply === null ? null : [{ prompt, reply }];
+      const pair = vllmPair(row.conversations);
+      return pair === null ? null : [pair];
     }
     case 'prompt': {
       const v = row[m.column];

@@ -7,6 +7,7 @@ import { PromptSynthesizer } from '../../tokenizer/synthesize.js';
 import { fallbackMaxTokens, samplerFor, type LoadContext } from '../context.js';
 import { MAX_DATASET_ENTRIES } from '../file.js';
 import { Rng } from '../rng.js';
+import { vllmValidSequence } from '../sharegpt.js';
 import { IndexedSource } from '../source.js';
 import type { Conversation, ConversationTurn } from '../types.js';
 import { locateFiles, type HubFiles } from './locate.js';
@@ -23,11 +24,6 @@ export interface PublicSourceSpec {
   mapping: AnyMapping;
   /** The flag that names a column, for the message when it is missing (--hf-prompt-column). */
   flagOf: (column: string) => string | null;
-}
-
-/** vLLM's is_valid_sequence, with its defaults: what its ShareGPT sampling keeps. */
-export function vllmValidSequence(promptLen: number, outputLen: number): boolean {
-  return promptLen >= 4 && outputLen >= 4 && promptLen <= 1024 && promptLen + outputLen <= 2048;
 }
 
 interface Entry {
