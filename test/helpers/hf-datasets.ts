@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { fakeCommit } from './hf-cache.js';
 
@@ -30,10 +31,16 @@ export const pq = {
 };
 
 /** A Parquet file of `rows` with the columns `schema` declares (in that order). */
-export function parquetFile(schema: Node[], rows: Record<string, unknown>[]): Buffer {
+export function parquetFile(schema: Node[], rows: Record<string, unknown>[], codec: 'SNAPPY' | 'GZIP' = 'SNAPPY'): Buffer {
   const names = schema.map((n) => n[0].name);
   const columnData = names.map((name) => ({ name, data: rows.map((r) => (r[name] === undefined ? null : r[name])) }));
-  const buf = parquetWriteBuffer({ columnData, schema: [{ name: 'root', num_children: schema.length }, ...schema.flat()] });
+  // GZIP through Node's zlib: the writer takes any codec given a compressor (the reader must decode it).
+  const buf = parquetWriteBuffer({
+    columnData,
+    schema: [{ name: 'root', num_children: schema.length }, ...schema.flat()],
+    codec,
+    compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) },
+  });
   return Buffer.from(buf);
 }
 

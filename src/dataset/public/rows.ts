@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
 import { InvalidFileError } from '../../errors.js';
 
 export type Row = Record<string, unknown>;
@@ -43,7 +44,7 @@ async function* parquetRows(file: string): AsyncGenerator<Row> {
     let rows: Row[];
     try {
       // utf8: false keeps unannotated byte arrays (an Image feature's bytes) as bytes; strings stay strings.
-      rows = (await parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end, utf8: false })) as Row[];
+      rows = (await parquetReadObjects({ file: buffer, metadata, rowStart: start, rowEnd: end, utf8: false, compressors })) as Row[];
     } catch (err) {
       throw new InvalidFileError(`${file}: cannot read Parquet rows ${start}-${end} (${why(err)})`);
     }

@@ -80,6 +80,7 @@ function fillCache(cache: string): void {
     'data/train-00000-of-00001.parquet': parquetFile(
       [pq.str('problem'), pq.str('solution'), pq.str('answer')],
       [{ problem: 'Prove that 1 = 1.', solution: 'trivial', answer: 'proof' }],
+      'GZIP',
     ),
   });
   addDataset(cache, 'AI-MO/aimo-validation-aime', 'main', { 'README.md': '# AIME' });
@@ -246,7 +247,7 @@ describe('--public-dataset', () => {
     expect(warnings.join('\n')).toContain('skipped 3 rows');
   });
 
-  it('aimo (own Parquet), aimo_aime (converted Parquet), aimo_numina_cot (two shards), aimo_numina_1_5: the problem column', async () => {
+  it('aimo (own Parquet), aimo_aime (converted Parquet), aimo_numina_cot (two shards), aimo_numina_1_5 (GZIP pages): the problem column', async () => {
     expect((await prompts('aimo', 2, { osl: 64 })).convs.map((c) => [c.turns[0].prompt, c.turns[0].max_tokens])).toEqual([
       ['What is 2 + 3?', 64],
       ['Find x if 2x = 10.', 64],
