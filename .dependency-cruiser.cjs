@@ -60,6 +60,14 @@ module.exports = {
       to: { path: '^src/kube/' },
     },
     {
+      name: 'hub-sits-low',
+      severity: 'error',
+      comment:
+        'hub/ (the Hugging Face Hub and its cache) sits under tokenizer/ and dataset/: it reads only root files (errors.ts, secrets.ts, version.ts).',
+      from: { path: '^src/hub/' },
+      to: { path: '^src/', pathNot: '^src/(hub/|[^/]+\\.ts$)' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that resolves to no file (a path left stale by a move) would hide its edge from the rules above.',

@@ -5,7 +5,7 @@
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
 // histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 quit by a
-// third signal before the exports were written (run/signals.ts).
+// third signal before the exports were written (run/signals.ts), or a Hub download stopped by a signal.
 
 import { getSystemErrorMap } from 'node:util';
 
@@ -122,6 +122,12 @@ export class HubOfflineError extends ServebenchError {
 export class HubNetworkError extends ServebenchError {
   override readonly code = 'SB_HUB_NETWORK';
   override readonly exitCode = 2;
+}
+
+/** A download stopped by the run's stop signal (Ctrl-C) before the run started: its partial file is removed. */
+export class HubDownloadInterruptedError extends ServebenchError {
+  override readonly code = 'SB_HUB_INTERRUPTED';
+  override readonly exitCode = 130;
 }
 
 /** The Hub answered, but not as it documents (an unexpected status, no X-Repo-Commit, a short body). */

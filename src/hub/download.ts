@@ -10,7 +10,14 @@ import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
-import { HubEntryNotFoundError, HubNetworkError, HubOfflineError, HubRepoNotFoundError, HubResponseError } from '../errors.js';
+import {
+  HubDownloadInterruptedError,
+  HubEntryNotFoundError,
+  HubNetworkError,
+  HubOfflineError,
+  HubRepoNotFoundError,
+  HubResponseError,
+} from '../errors.js';
 import {
   COMMIT_HASH,
   blobPath,
@@ -28,7 +35,7 @@ import {
   writeRef,
   type RepoType,
 } from './cache.js';
-import { hfHubCache, hubEndpoint, hubOffline, hubToken } from './env.js';
+import { hfHubCache, hubEndpoint, hubOffline, hubToken, hubTokenPath } from './env.js';
 import { HubFetch, describeRepo, type HubTarget } from './http.js';
 import { progressBar } from './progress.js';
 import type * as HubLibrary from '@huggingface/hub';
@@ -91,6 +98,10 @@ export async function hubFile(req: HubFileRequest, opts: HubOptions = {}): Promi
   try {
     return await download(t, req.path, cache, env, opts);
   } catch (err) {
+    if (opts.signal?.aborted)
+      throw new HubDownloadInterruptedError(
+        `Hugging Face Hub: the download of ${req.path} of ${describeRepo(t)} was interrupted; nothing partial is kept`,
+      );
     // As huggingface_hub: with the Hub out of reach, a file the cache holds for this revision is used.
     if (err instanceof HubNetworkError) {
       const hit = fromCache();
@@ -104,7 +115,7 @@ export async function hubFile(req: HubFileRequest, opts: HubOptions = {}): Promi
 async function download(t: HubTarget, path: string, cache: string, env: NodeJS.ProcessEnv, opts: HubOptions): Promise<string> {
   const { downloadFile, fileDownloadInfo } = await library();
   const endpoint = hubEndpoint(env);
-  const hub = new HubFetch(endpoint, hubToken(env), t, opts.signal);
+  const hub = new HubFetch(endpoint, hubToken(env), hubTokenPath(env), t, opts.signal);
   const repo = { type: t.repoType, name: t.repo };
   const info = await fileDownloadInfo({ repo, path, revision: t.revision, hubUrl: endpoint, fetch: hub.fetch }).catch((err: unknown) => {
     throw hub.failure ?? err;
@@ -199,13 +210,12 @@ export async function hubListFiles(repoType: RepoType, repo: string, revision = 
   }
   const { listFiles } = await library();
   const endpoint = hubEndpoint(env);
-  const hub = new HubFetch(endpoint, hubToken(env), t, opts.signal);
+  const hub = new HubFetch(endpoint, hubToken(env), hubTokenPath(env), t, opts.signal);
   try {
     const out: string[] = [];
     for await (const entry of listFiles({
       repo: { type: repoType, name: repo },
-      // @huggingface/hub puts the revision into the tree URL as given: encoded here, so a ref with
-      // slashes (refs/convert/parquet, refs/pr/1) stays one path segment, as the Hub's API wants it.
+      // The library puts the revision into the URL as given: encoded, `refs/convert/parquet` stays one segment.
       revision: encodeURIComponent(revision),
       recursive: true,
       hubUrl: endpoint,

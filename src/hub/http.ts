@@ -55,6 +55,8 @@ export class HubFetch {
   constructor(
     readonly endpoint: string,
     private readonly token: string | null,
+    /** Where the token file is looked for (for the messages). */
+    private readonly tokenPath: string,
     private readonly target: HubTarget,
     private readonly signal?: AbortSignal,
   ) {
@@ -66,11 +68,16 @@ export class HubFetch {
     return this.follow(url, init ?? {}, 0);
   };
 
-  private async follow(url: URL, init: RequestInit, hops: number): Promise<Response> {
+  /**
+   * One request, and its redirects. The library's own Authorization (a Xet storage token, for that
+   * storage's host) stays on its request; once a redirect leaves the first request's origin, no
+   * Authorization follows (the fetch standard's rule), except ours on the Hub's own origin.
+   */
+  private async follow(url: URL, init: RequestInit, hops: number, first: URL = url): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set('user-agent', `servebench/${servebenchVersion()}; hf_hub/js`);
+    if (url.origin !== first.origin) headers.delete('authorization');
     if (url.origin === this.origin && this.token !== null) headers.set('authorization', `Bearer ${this.token}`);
-    else headers.delete('authorization');
     let res: Response;
     try {
       res = await fetch(url, { ...init, headers, redirect: 'manual', signal: this.signal ?? init.signal });
@@ -96,7 +103,8 @@ export class HubFetch {
       await res.body?.cancel();
       if (hops >= MAX_REDIRECTS)
         throw this.fail(new HubResponseError(`Hugging Face Hub: more than ${MAX_REDIRECTS} redirects from ${url.origin}`));
-      return this.follow(new URL(location, url), init, hops + 1);
+      // What the library asked (Range, Accept) goes along; the headers above are set again for the new URL.
+      return this.follow(new URL(location, url), init, hops + 1, first);
     }
     if (!res.ok) throw this.fail(await this.errorOf(res, url));
     return res;
@@ -114,7 +122,7 @@ export class HubFetch {
     await res.body?.cancel();
     const t = this.target;
     const repo = describeRepo(t);
-    const tokenSource = 'HF_TOKEN (or the token file `hf auth login` writes)';
+    const tokenSource = `HF_TOKEN or the token file of \`hf auth login\` (${this.tokenPath})`;
     if (code === 'RevisionNotFound') return new HubRevisionNotFoundError(`Hugging Face Hub: ${repo} has no revision '${t.revision}'`);
     if (code === 'EntryNotFound')
       return new HubEntryNotFoundError(`Hugging Face Hub: ${repo} has no file '${t.path ?? ''}' at revision '${t.revision}'`);
@@ -131,7 +139,7 @@ export class HubFetch {
       return new HubRepoNotFoundError(
         refused
           ? `Hugging Face Hub: the token in ${tokenSource} was refused (invalid credentials) asking for ${repo}`
-          : `Hugging Face Hub: no ${repo} at ${this.endpoint} (check the id; a private repo needs a token with access in ${tokenSource})`,
+          : `Hugging Face Hub: no ${repo} at ${this.endpoint}: check the id; a private repo needs a token with access in ${tokenSource}`,
       );
     }
     const detail = serverMessage === null ? '' : `: ${scrub(serverMessage)}`;

@@ -51,7 +51,7 @@ export function progressBar(label: string, total: number | null, enabled: boolea
   let last = 0;
   const draw = () => {
     const line = progressLine(label, done, total, (performance.now() - t0) / 1000);
-    stream.write(`\r${line.slice(0, Math.max(20, (stream.columns ?? 100) - 1))}\x1b[K`);
+    stream.write(`\r${line.slice(0, Math.max(20, (stream.columns || 100) - 1))}\x1b[K`);
   };
   return {
     add(n) {

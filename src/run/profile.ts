@@ -73,11 +73,14 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
+  // A stop before the run started (Ctrl-C during a Hub download) ends the download: nothing is sent then.
+  const downloads = new AbortController();
+  const offDownloads = control.onChange(() => downloads.abort());
   try {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
     // dataset) fails before anything is started, unless the tokenizer needs the server (it is
     // the server's, or the --model's, named by the server).
-    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, downloads.signal);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
@@ -106,7 +109,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       early ??
       (cfg.tokenizer === SERVER_TOKENIZER
         ? { tokenizer: await serverTokenizer(cfg, baseUrl, auth, log), note: null }
-        : await chooseTokenizer(cfg));
+        : await chooseTokenizer(cfg, downloads.signal));
     // Said once the server answered, so a run that cannot start reports only why.
     if (chosen.note !== null) log(chosen.note);
     const tokenizer = chosen.tokenizer;
@@ -183,6 +186,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
   } finally {
     offInterrupt();
+    offDownloads();
     await mock?.stop();
   }
 }

@@ -5,6 +5,7 @@
 // it. `--tokenizer server` is chosen once the server is up (serverTokenizer).
 import type { RunConfig } from '../config/types.js';
 import { CL100K_TOKENIZER, SERVER_TOKENIZER } from '../config/defaults.js';
+import { HubDownloadInterruptedError } from '../errors.js';
 import { isHubModelId, resolveTokenizer, withPrefix } from '../tokenizer/hub-tokenizer.js';
 import { loadResolved, loadTokenizer } from '../tokenizer/load.js';
 import { DEFAULT_TOKENIZER_PACKAGE, resolveHfCache } from '../tokenizer/resolve.js';
@@ -34,21 +35,18 @@ export function approximateCountsNote(cfg: RunConfig): string {
 
 /**
  * A local tokenizer for the run (not `server`), and the note to log once the server answered (null:
- * none). The built-in mock's output is cl100k-exact, so it gets no note.
+ * none). The built-in mock's output is cl100k-exact, so it gets no note. `signal` ends a download.
  */
-export async function chooseTokenizer(cfg: RunConfig): Promise<{ tokenizer: TextTokenizer; note: string | null }> {
+export async function chooseTokenizer(cfg: RunConfig, signal?: AbortSignal): Promise<{ tokenizer: TextTokenizer; note: string | null }> {
   const cl100k = async () => ({ tokenizer: await loadTokenizer(), note: cfg.url !== null ? approximateCountsNote(cfg) : null });
   if (cfg.tokenizer === CL100K_TOKENIZER) return cl100k();
-  if (cfg.tokenizer !== null) return { tokenizer: await loadTokenizer(cfg.tokenizer, cfg.tokenizer_revision), note: null };
+  if (cfg.tokenizer !== null) return { tokenizer: await loadTokenizer(cfg.tokenizer, cfg.tokenizer_revision, signal), note: null };
   if (cfg.model !== '' && isHubModelId(cfg.model)) {
     try {
-      return { tokenizer: await loadResolved(cfg.model, await resolveTokenizer(cfg.model, cfg.tokenizer_revision)), note: null };
+      return { tokenizer: await loadResolved(cfg.model, await resolveTokenizer(cfg.model, cfg.tokenizer_revision, signal)), note: null };
     } catch (err) {
-      throw withPrefix(
-        err,
-        '',
-        ` (the tokenizer of --model ${cfg.model}; --tokenizer picks another: an id, a tokenizer.json, server or cl100k)`,
-      );
+      if (err instanceof HubDownloadInterruptedError) throw err;
+      throw withPrefix(err, '', `; this is --model's tokenizer: --tokenizer picks another (a Hub id, a tokenizer.json, server or cl100k)`);
     }
   }
   const hf = cfg.model === '' ? null : resolveHfCache(cfg.model, cfg.tokenizer_revision);

@@ -42,12 +42,20 @@ const repos = () => [
     revisions: [{ name: 'main', dir: repoDir({ 'tokenizer.model': 'sentencepiece', 'config.json': '{}' }) }],
   },
   { type: 'model' as const, name: 'acme/big', revisions: [{ name: 'main', dir: repoDir({ 'tokenizer.json': cl100k }) }] },
+  { type: 'model' as const, name: 'acme/big2', revisions: [{ name: 'main', dir: repoDir({ 'tokenizer.json': cl100k }) }] },
 ];
 
 beforeAll(async () => {
   recorded = path.join(tmpDir(), 'requests.jsonl');
   [hub, mock] = await Promise.all([
-    startLocalHub({ repos: repos(), tokens: [TOKEN], stall: [{ repo: 'acme/big', path: 'tokenizer.json', afterBytes: 300_000 }] }),
+    startLocalHub({
+      repos: repos(),
+      tokens: [TOKEN],
+      stall: [
+        { repo: 'acme/big', path: 'tokenizer.json', afterBytes: 300_000 },
+        { repo: 'acme/big2', path: 'tokenizer.json', afterBytes: 300_000 },
+      ],
+    }),
     spawnMock(['--record-requests', recorded]),
   ]);
 });
@@ -87,6 +95,17 @@ function mockRequests(): number {
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((e) => fs.statSync(path.join(dir, e)).isFile());
+}
+
+/** The partial file of a download the Hub stalled after 300,000 bytes, once those bytes are on disk. */
+async function stalledPartial(blobs: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const partial = fs.existsSync(blobs) ? fs.readdirSync(blobs).find((f) => f.endsWith('.incomplete')) : undefined;
+    if (partial !== undefined && fs.statSync(path.join(blobs, partial)).size >= 300_000) return partial;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no partial download in ${blobs}`);
 }
 
 async function closedPort(): Promise<number> {
@@ -136,15 +155,7 @@ describe("the --model's tokenizer from the Hub", () => {
     const blobs = path.join(home, 'hub', 'models--acme--big', 'blobs');
     let pid = 0;
     const first = profile(['--model', 'acme/big'], env, (p) => (pid = p));
-    // The Hub sends 300,000 bytes of the body and stalls: wait until they are on disk, then kill the client.
-    const deadline = Date.now() + 60_000;
-    let partial: string | undefined;
-    while (Date.now() < deadline) {
-      partial = fs.existsSync(blobs) ? fs.readdirSync(blobs).find((f) => f.endsWith('.incomplete')) : undefined;
-      if (partial !== undefined && fs.statSync(path.join(blobs, partial)).size >= 300_000) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(partial, 'a partial download').toBeDefined();
+    const partial = await stalledPartial(blobs);
     process.kill(pid, 'SIGKILL');
     expect((await first).r.signal).toBe('SIGKILL');
     const repo = path.join(home, 'hub', 'models--acme--big');
@@ -162,6 +173,21 @@ describe("the --model's tokenizer from the Hub", () => {
         .digest('hex'),
     ).toBe(sha);
     expect(readJson(path.join(again.dir, 'profile_export.json')).tokenizer).toBe('acme/big');
+  });
+
+  it('Ctrl-C during a download ends it: exit 130, nothing partial kept, no request sent', async () => {
+    const home = tmpDir();
+    const blobs = path.join(home, 'hub', 'models--acme--big2', 'blobs');
+    const before = mockRequests();
+    let pid = 0;
+    const run = profile(['--model', 'acme/big2'], hubEnv(hub, home), (p) => (pid = p));
+    await stalledPartial(blobs);
+    process.kill(pid, 'SIGINT');
+    const { r } = await run;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/the download of tokenizer\.json of model repo acme\/big2 was interrupted/);
+    expect(fs.readdirSync(blobs)).toEqual([]);
+    expect(mockRequests()).toBe(before);
   });
 
   it('--tokenizer-revision a branch resolves to its commit and writes refs/<branch>', async () => {

@@ -44,7 +44,14 @@ beforeAll(async () => {
           { name: 'v1', dir: v1Dir },
         ],
       },
-      { type: 'dataset', name: 'org/data', revisions: [{ name: 'main', dir: dataDir }] },
+      {
+        type: 'dataset',
+        name: 'org/data',
+        revisions: [
+          { name: 'main', dir: dataDir },
+          { name: 'refs/convert/parquet', dir: repoDir({ 'default/train/0000.parquet': 'PAR1' }) },
+        ],
+      },
       { type: 'model', name: 'org/gated', gated: true, access: [TOKEN], revisions: [{ name: 'main', dir: mainDir }] },
     ],
     pageSize: 1,
@@ -170,6 +177,16 @@ describe('hubFile', () => {
     expect(await get({ repo: 'org/tok', path: '../../x' })).toMatchObject({ code: 'SB_HUB_ENTRY_NOT_FOUND' });
   });
 
+  it('HF_TOKEN_PATH names the token file', async () => {
+    const file = path.join(tmpDir(), 'my-token');
+    fs.writeFileSync(file, TOKEN);
+    const got = await hubFile(
+      { repoType: 'model', repo: 'org/gated', path: 'config/a.json' },
+      { env: hubEnv(hub, tmpDir(), { HF_TOKEN_PATH: file }) },
+    );
+    expect(fs.readFileSync(got, 'utf8')).toBe('{"a":1}');
+  });
+
   it('the token file `hf auth login` writes is read, goes to the Hub only, and becomes a secret', async () => {
     const home = tmpDir();
     fs.writeFileSync(path.join(home, 'token'), `${TOKEN}\n`);
@@ -185,11 +202,44 @@ describe('hubFile', () => {
   });
 });
 
+describe('the local Hub', () => {
+  it('answers HEAD as the Hub does: X-Repo-Commit and ETag; an LFS file is a redirect with X-Linked-Etag and X-Linked-Size', async () => {
+    const small = await fetch(`${hub.endpoint}/org/tok/resolve/main/config/a.json`, { method: 'HEAD', redirect: 'manual' });
+    expect(small.status).toBe(200);
+    expect(small.headers.get('x-repo-commit')).toMatch(/^[0-9a-f]{40}$/);
+    expect(small.headers.get('etag')).toBe(`"${gitOid(Buffer.from('{"a":1}'))}"`);
+    expect(small.headers.get('content-length')).toBe('7');
+    const lfs = await fetch(`${hub.endpoint}/datasets/org/data/resolve/main/data/train.parquet`, { method: 'HEAD', redirect: 'manual' });
+    expect(lfs.status).toBe(302);
+    expect(lfs.headers.get('x-linked-etag')).toBe(`"${sha256(big)}"`);
+    expect(lfs.headers.get('x-linked-size')).toBe(String(big.length));
+    expect(new URL(lfs.headers.get('location')!).port).not.toBe(String(hub.port));
+    const info = (await (await fetch(`${hub.endpoint}/api/models/org/tok/revision/main`)).json()) as {
+      sha: string;
+      siblings: { rfilename: string }[];
+    };
+    expect(info.sha).toBe(small.headers.get('x-repo-commit'));
+    expect(info.siblings.map((s) => s.rfilename).sort()).toEqual(['config/a.json', 'tokenizer.json']);
+  });
+});
+
 describe('hubListFiles', () => {
   it("lists a revision's files recursively through the paginated tree listing", async () => {
     const env = hubEnv(hub, tmpDir());
     expect(await hubListFiles('model', 'org/tok', 'main', { env })).toEqual(['config/a.json', 'tokenizer.json']);
     expect(await hubListFiles('dataset', 'org/data', undefined, { env })).toEqual(['README.md', 'data/train.parquet']);
+    // A revision with slashes (the Hub's converted-Parquet branch) is one revision, and its ref a nested file.
+    expect(await hubListFiles('dataset', 'org/data', 'refs/convert/parquet', { env })).toEqual(['default/train/0000.parquet']);
+    const home = env.HF_HOME!;
+    const parquet = await hubFile(
+      { repoType: 'dataset', repo: 'org/data', revision: 'refs/convert/parquet', path: 'default/train/0000.parquet' },
+      { env },
+    );
+    expect(fs.readFileSync(parquet, 'utf8')).toBe('PAR1');
+    const ref = path.join(home, 'hub', 'datasets--org--data', 'refs', 'refs', 'convert', 'parquet');
+    expect(parquet).toBe(
+      path.join(home, 'hub', 'datasets--org--data', 'snapshots', fs.readFileSync(ref, 'utf8'), 'default', 'train', '0000.parquet'),
+    );
     const err = await hubListFiles('model', 'org/tok', 'nope', { env }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SB_HUB_REVISION_NOT_FOUND' });
   });
