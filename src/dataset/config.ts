@@ -2,7 +2,7 @@
 // length mixtures. Parsed from the `profile` flags here, so the rules (and the conflicts
 // between flags) live in one place; config/validate.ts calls parseDatasetFlags.
 
-import { DEFAULTS, MAX_PROMPT_TOKENS } from '../config/defaults.js';
+import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { PUBLIC_DATASET_NAMES, publicDataset } from './public/registry.js';
 import { SONNET_DEFAULTS } from './sonnet.js';
@@ -22,6 +22,9 @@ export interface HfDatasetConfig {
   readonly prompt_column: string | null;
   readonly output_len_column: string | null;
 }
+
+/** --isl's default (config/defaults.ts DEFAULTS.isl_mean). */
+export const DEFAULT_ISL = 128;
 
 export interface DatasetConfig {
   readonly input_file: string | null;
@@ -210,7 +213,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
       const short = seqDist.find((e) => e.isl <= prefixLen);
       if (short) bad('prefix-prompt-length', `must be below every --seq-dist ISL (${prefixLen} >= ${short.isl})`);
     } else {
-      const isl = f.isl ?? DEFAULTS.isl_mean;
+      const isl = f.isl ?? DEFAULT_ISL;
       if (prefixLen >= isl) bad('prefix-prompt-length', `must be below --isl (${prefixLen} >= ${isl})`);
     }
   }

@@ -7,7 +7,7 @@
 
 import { InvalidFileError } from '../errors.js';
 import { samplerFor, type LoadContext } from './context.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import { IndexedSource } from './source.js';
 import type { Conversation } from './types.js';
 

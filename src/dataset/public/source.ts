@@ -6,7 +6,7 @@ import { InvalidArgumentError } from '../../errors.js';
 import { PromptSynthesizer } from '../../tokenizer/synthesize.js';
 import { fallbackMaxTokens, samplerFor, type LoadContext } from '../context.js';
 import { MAX_DATASET_ENTRIES } from '../file.js';
-import { Rng } from '../rng.js';
+import { Rng } from '../../model/rng.js';
 import { vllmValidSequence } from '../sharegpt.js';
 import { IndexedSource } from '../source.js';
 import type { Conversation, ConversationTurn } from '../types.js';
