@@ -245,12 +245,44 @@ export const profileOptions: Record<string, Options> = {
     describe:
       'dataset file (JSONL; ShareGPT also as a JSON array; CSV for the BurstGPT and Azure traces) instead of synthetic prompts, or its Hub copy as hf://datasets/ORG/NAME[@REVISION]/PATH',
   },
-  'custom-dataset-type': {
+  'public-dataset': {
     type: 'string',
-    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'],
     group: G_DATASET,
     describe:
-      'format of --input-file (default: guessed from its first entry; the CSV traces burst_gpt_trace and azure_llm_trace are always named; docs/traces.md)',
+      'a public dataset by name (sharegpt, aimo, mmstar, speed_bench_*, …; `servebench datasets` lists them), read from the Hugging Face cache',
+  },
+  'hf-dataset': {
+    type: 'string',
+    group: G_DATASET,
+    describe: 'any Hub dataset by id (org/name): its own Parquet/JSON/JSONL/CSV files of the split, else its converted Parquet',
+  },
+  'hf-subset': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset / --public-dataset: the subset (config) (default: the default one)',
+  },
+  'hf-split': { type: 'string', group: G_DATASET, describe: '--hf-dataset / --public-dataset: the split (default train)' },
+  'hf-revision': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset / --public-dataset: the dataset revision, a branch, tag or commit (default main)',
+  },
+  'hf-prompt-column': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset: the prompt column (default: the first of prompt, text, question, instruction, problem, input, query, content)',
+  },
+  'hf-output-len-column': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset: a column whose number is the output length (max_tokens)',
+  },
+  'custom-dataset-type': {
+    type: 'string',
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'sonnet', 'burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'],
+    group: G_DATASET,
+    describe:
+      "format of --input-file (default: guessed from its first entry; the CSV traces burst_gpt_trace and azure_llm_trace are always named, docs/traces.md); sonnet: vLLM's sonnet.txt, prompts of --isl tokens (default 550)",
   },
   'fixed-schedule-speedup': {
     type: 'number',

@@ -4,16 +4,19 @@
 
 import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { badFlag as bad, flagConflict as conflict } from '../errors.js';
+import { PUBLIC_DATASET_NAMES, publicDataset } from './public/registry.js';
+import { SONNET_DEFAULTS } from './sonnet.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
 export type CustomDatasetType =
-  'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt' | 'burst_gpt_trace' | 'azure_llm_trace' | 'bailian_trace';
+  'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt' | 'sonnet' | 'burst_gpt_trace' | 'azure_llm_trace' | 'bailian_trace';
 export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = [
   'single_turn',
   'multi_turn',
   'mooncake_trace',
   'sharegpt',
+  'sonnet',
   'burst_gpt_trace',
   'azure_llm_trace',
   'bailian_trace',
@@ -21,11 +24,28 @@ export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = [
 /** Production traces (dataset/traces/): never guessed from a file's content, always named. */
 export const TRACE_DATASET_TYPES: readonly CustomDatasetType[] = ['burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'];
 
+/** Any Hub dataset by id (--hf-dataset and its --hf-* flags). */
+export interface HfDatasetConfig {
+  readonly repo: string;
+  readonly subset: string | null;
+  readonly split: string;
+  readonly revision: string;
+  /** null: the first of the usual prompt columns the data has (mapping.ts PROMPT_COLUMNS). */
+  readonly prompt_column: string | null;
+  readonly output_len_column: string | null;
+}
+
 /** --isl's default (config/defaults.ts DEFAULTS.isl_mean). */
 export const DEFAULT_ISL = 128;
 
 export interface DatasetConfig {
   readonly input_file: string | null;
+  /** --public-dataset: a registry entry's name (public/registry.ts). */
+  readonly public_dataset: string | null;
+  /** --custom-dataset-type sonnet: vLLM's input and output lengths (--isl, --osl; else vLLM's 550 and 150). */
+  readonly sonnet: { readonly input_len: number; readonly output_len: number } | null;
+  /** --hf-dataset, or the --hf-subset/--hf-split/--hf-revision overrides of a --public-dataset. */
+  readonly hf: HfDatasetConfig | null;
   /** null with an input file: inferred from the file's content when it is loaded. */
   readonly custom_dataset_type: CustomDatasetType | null;
   readonly sampling_strategy: SamplingStrategy;
@@ -50,6 +70,13 @@ export interface DatasetConfig {
 /** The flags this module reads, as yargs hands them over (isl/osl only to check conflicts). */
 export interface DatasetFlags {
   'input-file'?: string;
+  'public-dataset'?: string;
+  'hf-dataset'?: string;
+  'hf-subset'?: string;
+  'hf-split'?: string;
+  'hf-revision'?: string;
+  'hf-prompt-column'?: string;
+  'hf-output-len-column'?: string;
   'custom-dataset-type'?: string;
   'dataset-sampling-strategy'?: string;
   'sharegpt-multi-turn'?: boolean;
@@ -99,6 +126,49 @@ const SYNTHETIC_ONLY = [
   'prefix-prompt-length',
 ] as const;
 
+const HF_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function nonEmpty(flag: string, v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (String(v).trim() === '') bad(flag, 'must not be empty');
+  return String(v);
+}
+
+/** --public-dataset and --hf-*: which Hub dataset, and what overrides its registry declaration. */
+function parsePublicFlags(f: DatasetFlags, file: string | null): { publicName: string | null; hf: HfDatasetConfig | null } {
+  const name = nonEmpty('public-dataset', f['public-dataset']);
+  const repo = nonEmpty('hf-dataset', f['hf-dataset']);
+  if (name !== null && file !== null) conflict('public-dataset', 'input-file');
+  if (repo !== null && file !== null) conflict('hf-dataset', 'input-file');
+  if (name !== null && repo !== null) conflict('public-dataset', 'hf-dataset');
+  const entry = name === null ? undefined : publicDataset(name);
+  if (name !== null && entry === undefined)
+    bad('public-dataset', `unknown dataset ${JSON.stringify(name)}; valid: ${PUBLIC_DATASET_NAMES.join(', ')}`);
+  for (const flag of ['hf-prompt-column', 'hf-output-len-column'] as const)
+    if (f[flag] !== undefined && repo === null) conflict(flag, 'hf-dataset', 'needs');
+  for (const flag of ['hf-subset', 'hf-split', 'hf-revision'] as const)
+    if (f[flag] !== undefined && repo === null && name === null) conflict(flag, 'hf-dataset or --public-dataset', 'needs');
+  if (repo !== null && !HF_ID.test(repo)) bad('hf-dataset', `expected a Hub dataset id org/name, got ${JSON.stringify(repo)}`);
+  const subset = nonEmpty('hf-subset', f['hf-subset']);
+  const split = nonEmpty('hf-split', f['hf-split']);
+  const revision = nonEmpty('hf-revision', f['hf-revision']);
+  if (entry !== undefined && 'file' in entry.data && (subset !== null || split !== null))
+    bad(subset !== null ? 'hf-subset' : 'hf-split', `${name} is one file (${entry.data.file}), not a subset/split`);
+  if (repo === null && subset === null && split === null && revision === null) return { publicName: name, hf: null };
+  const declared = entry !== undefined && !('file' in entry.data) ? entry.data : null;
+  return {
+    publicName: name,
+    hf: Object.freeze({
+      repo: repo ?? (entry as { repo: string }).repo,
+      subset: subset ?? declared?.subset ?? null,
+      split: split ?? declared?.split ?? 'train',
+      revision: revision ?? entry?.revision ?? 'main',
+      prompt_column: nonEmpty('hf-prompt-column', f['hf-prompt-column']),
+      output_len_column: nonEmpty('hf-output-len-column', f['hf-output-len-column']),
+    }),
+  };
+}
+
 /** Parses and cross-checks the dataset flags; throws InvalidArgumentError naming the flag(s). */
 export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
   const file = f['input-file'] ?? null;
@@ -111,9 +181,13 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     }
     type = f['custom-dataset-type'] as CustomDatasetType;
   }
-  if (file !== null) {
+  const { publicName, hf } = parsePublicFlags(f, file);
+  const source = file !== null ? 'input-file' : publicName !== null ? 'public-dataset' : hf !== null ? 'hf-dataset' : null;
+  if (source !== null) {
     for (const flag of SYNTHETIC_ONLY)
-      if (f[flag] !== undefined) conflict(flag, 'input-file', 'describes synthetic prompts; it cannot be combined with');
+      // A sonnet file is sampled to --isl tokens, as vLLM's --sonnet-input-len.
+      if (f[flag] !== undefined && !(type === 'sonnet' && flag === 'isl'))
+        conflict(flag, source, 'describes synthetic prompts; it cannot be combined with');
   }
 
   const sharegptMulti = f['sharegpt-multi-turn'] ?? false;
@@ -132,7 +206,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
       );
     }
     // An endless synthetic source has nothing to sample from.
-    if (file === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
+    if (source === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
     sampling = f['dataset-sampling-strategy'] as SamplingStrategy;
   }
 
@@ -170,6 +244,15 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
 
   return Object.freeze({
     input_file: file,
+    public_dataset: publicName,
+    hf,
+    sonnet:
+      type === 'sonnet'
+        ? Object.freeze({
+            input_len: opt(f.isl, (v) => tokens('isl', v)) ?? SONNET_DEFAULTS.input_len,
+            output_len: opt(f.osl, (v) => num('osl', v, 1, true)) ?? SONNET_DEFAULTS.output_len,
+          })
+        : null,
     custom_dataset_type: type,
     sampling_strategy: sampling,
     sharegpt_multi_turn: sharegptMulti,

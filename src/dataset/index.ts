@@ -22,11 +22,16 @@ import { loadAzureTrace } from './traces/azure.js';
 import { loadBailianTrace } from './traces/bailian.js';
 import { loadBurstGpt } from './traces/burstgpt.js';
 import { withSpeedup } from './traces/speedup.js';
+import { loadSonnet, SONNET_DEFAULTS } from './sonnet.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
 import { withEndpointInputs, type EndpointInputSettings } from './endpoint-inputs.js';
 import type { ConversationSource } from './types.js';
+import { publicSourceSpec } from './public/spec.js';
+import { loadPublicSource } from './public/source.js';
+import type { HubFiles } from './public/locate.js';
+import { defaultHubFiles, githubFiles } from './public/hub-files.js';
 
 export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
 
@@ -93,7 +98,7 @@ function entriesNeeded(cfg: SourceSettings): number | null {
 export async function createConversationSource(
   cfg: SourceSettings,
   tokenizer: TextTokenizer,
-  options: { warn?: Warn; log?: (message: string) => void } = {},
+  options: { warn?: Warn; log?: (message: string) => void; hub?: HubFiles } = {},
 ): Promise<ConversationSource> {
   // Embeddings batches and ranking passages, images and audio (--image-*, --audio-*) ride on whatever source the run has.
   const base = await createBaseSource(cfg, tokenizer, options);
@@ -107,7 +112,7 @@ export async function createConversationSource(
 async function createBaseSource(
   cfg: SourceSettings,
   tokenizer: TextTokenizer,
-  options: { warn?: Warn; log?: (message: string) => void },
+  options: { warn?: Warn; log?: (message: string) => void; hub?: HubFiles },
 ): Promise<ConversationSource> {
   const d = cfg.dataset;
   const warn = options.warn ?? projectWarn;
@@ -116,6 +121,25 @@ async function createBaseSource(
     d.shared_system_prompt_length > 0
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
       : null;
+
+  if (d.public_dataset !== null || d.hf !== null) {
+    const spec = publicSourceSpec(d);
+    const ctx: LoadContext = {
+      file: spec.kind,
+      tokenizer,
+      seed: cfg.random_seed,
+      sampling: d.sampling_strategy,
+      osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
+      systemPrompt,
+      warn,
+      models: cfg.targets.models,
+    };
+    const hub = spec.host === 'github' ? githubFiles() : (options.hub ?? defaultHubFiles());
+    const source = await loadPublicSource(spec, ctx, hub, entriesNeeded(cfg));
+    const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
+    source.prefetch(wanted, PREFETCH_BUDGET_MS);
+    return source;
+  }
 
   if (d.input_file === null) {
     return createSyntheticSource(
@@ -153,8 +177,9 @@ async function createBaseSource(
     models: cfg.targets.models,
   };
   // Only the entries the run can draw are read when that number is known (see entriesNeeded);
-  // a trace, a timed dataset or any other run reads the whole file.
-  const needed = entriesNeeded(cfg);
+  // a trace, a timed dataset or any other run reads the whole file. A sonnet file is sampled line
+  // by line: read it whole.
+  const needed = d.sonnet !== null ? null : entriesNeeded(cfg);
   let type: CustomDatasetType;
   let source: IndexedSource;
   let read: { complete: boolean; entries: number };
@@ -217,6 +242,11 @@ async function loadText(
         return loadShareGpt(c, text, d.sharegpt_multi_turn);
       case 'bailian_trace':
         return loadBailianTrace(c, text);
+      case 'sonnet': {
+        const { input_len, output_len } = d.sonnet ?? { input_len: SONNET_DEFAULTS.input_len, output_len: SONNET_DEFAULTS.output_len };
+        const count = cfg.request_count === null ? 1000 : cfg.request_count + cfg.warmup_request_count;
+        return loadSonnet(c, text, { inputLen: input_len, outputLen: output_len, count });
+      }
       default:
         throw new InvalidArgumentError(`--custom-dataset-type: ${type} is not a JSONL format`);
     }

@@ -5,6 +5,9 @@
 // human message is a turn, each with its own reply's length as max_tokens; the history the
 // server sees holds its own replies, not the recorded ones. System messages are not sent.
 // Conversations without a human message followed by a reply are skipped, with one warning.
+// `--public-dataset sharegpt` samples the same rows exactly as vLLM's ShareGPTDataset does
+// (vllmPair, vllmValidSequence below): messages [0] and [1] whatever their roles, and vLLM's
+// length limits; on the V3 cleaned split the pairs are the same but for those limits.
 
 import { InvalidFileError } from '../errors.js';
 import { samplerFor, fallbackMaxTokens, type LoadContext } from './context.js';
@@ -163,4 +166,19 @@ function sourceOf(ctx: LoadContext, c: Collector): IndexedSource {
       return conv;
     },
   });
+}
+
+/** vLLM's ShareGPTDataset pick: messages [0] and [1] of a conversation with two or more, whatever their roles. */
+export function vllmPair(conversations: unknown): { prompt: string; reply: string } | null {
+  if (!Array.isArray(conversations) || conversations.length < 2) return null;
+  const value = (m: unknown) =>
+    typeof m === 'object' && m !== null && typeof (m as JsonObject).value === 'string' ? ((m as JsonObject).value as string) : null;
+  const prompt = value(conversations[0]);
+  const reply = value(conversations[1]);
+  return prompt === null || reply === null ? null : { prompt, reply };
+}
+
+/** vLLM's is_valid_sequence with its defaults: what its ShareGPT sampling keeps (lengths in tokens). */
+export function vllmValidSequence(promptLen: number, outputLen: number): boolean {
+  return promptLen >= 4 && outputLen >= 4 && promptLen <= 1024 && promptLen + outputLen <= 2048;
 }

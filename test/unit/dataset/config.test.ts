@@ -7,6 +7,9 @@ describe('parseDatasetFlags', () => {
   it('defaults: synthetic, sequential, one turn, no prefixes, no mixture', () => {
     expect(parseDatasetFlags({})).toEqual({
       input_file: null,
+      public_dataset: null,
+      hf: null,
+      sonnet: null,
       custom_dataset_type: null,
       sampling_strategy: 'sequential',
       sharegpt_multi_turn: false,
