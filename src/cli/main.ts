@@ -5,6 +5,11 @@ import { addCommands } from './commands.js';
 import { checkBooleanValues, flagMessage } from './flags.js';
 import { servebenchVersion } from '../version.js';
 
+/** The part of yargs' internals main() reaches into (its type definitions leave them out). */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
+
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
   // Scrubbed: a message may quote a server's answer, and a server may echo the key (src/secrets.ts).
@@ -64,6 +69,11 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
+  // yargs also renders the command's whole help each time a command's handler starts (command.js calls
+  // cacheHelpMessage, so that a handler could print it; none here does): for profile's hundreds of
+  // options that blocked the run's first steps for 0.1–0.5 s. Only a help that was asked for is rendered.
+  const usage = (parser as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (!helpAsked && usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
   // Runs once the command's options are known (its builder has run), before its handler.
   // (getOptions: yargs' own option table, which its type definitions leave out.)
   const table = parser as unknown as { getOptions?: () => { boolean?: string[] } };

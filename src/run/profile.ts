@@ -67,38 +67,28 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
-  let mock: SpawnedMock | null = null;
+  let server: Promise<Server> | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
   try {
+    // The server is started (the built-in mock) or reached (--url) while the tokenizer loads and
+    // the dataset is made: each takes a good part of a second, and neither needs the other.
+    server = reachServer(cfg);
+    server.catch(() => {}); // its failure is reported below, after bad input's
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
-    // dataset) fails before anything is started, unless the tokenizer needs the server (it is
-    // the server's, or the --model's, named by the server).
+    // dataset) is reported before the server's failure, unless the tokenizer needs the server (it
+    // is the server's, or the --model's, named by the server).
     const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
     };
     let prepared = early ? await prepare(early.tokenizer) : null;
-    let baseUrl: string;
-    let auth: Record<string, string> = {};
-    if (cfg.url === null) {
-      mock = await spawnMock(mockArgs(cfg));
-      baseUrl = mock.url;
-      log(`started the built-in mock server at ${baseUrl}`);
-    } else {
-      baseUrl = cfg.url;
-      const adapter = adapterFor(cfg.endpoint_type, cfg);
-      auth = requestAuthHeaders(cfg, adapter);
-      const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
-      // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
-      if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
-        await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth, undefined, process.env, cfg.tls);
-      // Every further --url is reached before the run too (each with its own credentials).
-      for (const t of cfg.targets.urls.slice(1))
-        await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter), undefined, process.env, cfg.tls);
-      cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
-    }
+    const up = await server;
+    const baseUrl = up.baseUrl;
+    const auth = up.auth;
+    if (up.mock !== null) log(`started the built-in mock server at ${baseUrl}`);
+    else cfg = Object.freeze({ ...cfg, model: up.model });
     const chosen =
       early ??
       (cfg.tokenizer === SERVER_TOKENIZER
@@ -176,6 +166,35 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
   } finally {
     offInterrupt();
-    await mock?.stop();
+    // A mock still starting is waited for, so it is stopped; a preflight is left to end on its own.
+    if (initial.url === null) await (await server?.catch(() => null))?.mock?.stop();
   }
+}
+
+interface Server {
+  baseUrl: string;
+  auth: Record<string, string>;
+  /** The built-in mock, when no --url was given. */
+  mock: SpawnedMock | null;
+  /** The model to ask for (--url: --model, else the one the server names). */
+  model: string;
+}
+
+/** The built-in mock started, or every --url reached (the preflight). */
+async function reachServer(cfg: RunConfig): Promise<Server> {
+  if (cfg.url === null) {
+    const mock = await spawnMock(mockArgs(cfg));
+    return { baseUrl: mock.url, auth: {}, mock, model: cfg.model };
+  }
+  const baseUrl = cfg.url;
+  const adapter = adapterFor(cfg.endpoint_type, cfg);
+  const auth = requestAuthHeaders(cfg, adapter);
+  const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
+  // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
+  if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
+    await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth, undefined, process.env, cfg.tls);
+  // Every further --url is reached before the run too (each with its own credentials).
+  for (const t of cfg.targets.urls.slice(1))
+    await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter), undefined, process.env, cfg.tls);
+  return { baseUrl, auth, mock: null, model: requireModel(cfg.model, pre) };
 }
