@@ -19,6 +19,12 @@ export function runReport(req: ReportRequest): { file: string; bytes: number } {
   return { file, bytes };
 }
 
+/** The run's closing line naming its report.html, or null when none was written (the warning said why). */
+export function reportLine(dir: string): string | null {
+  const file = path.join(dir, REPORT_HTML);
+  return fs.existsSync(file) ? `report: ${file}` : null;
+}
+
 /** After a run's exports: its report.html, or a warning saying why there is none. */
 export function writeRunReport(dir: string, log: (msg: string) => void): void {
   try {
