@@ -4,10 +4,11 @@
 // the exports are written either way (signals.ts).
 import path from 'node:path';
 import { resolveArtifactDir } from '../config/validate.js';
-import { authWarnings } from '../config/auth.js';
+import { authWarnings } from '../endpoints/auth.js';
 import { environmentSecrets, secretsOf } from '../config/redact.js';
 import type { RunConfig } from '../config/types.js';
 import { addSecrets, scrub } from '../secrets.js';
+import { hubToken } from '../hub/index.js';
 import { AllRequestsFailedError } from '../errors.js';
 import { renderConsole } from '../export/console.js';
 import { RunControl } from '../load/control.js';
@@ -66,25 +67,32 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   // Before anything is printed or written: every string out of this process is scrubbed of these.
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
+  hubToken(); // the Hugging Face token (HF_TOKEN or its file), a secret from here on (read here, registered as it is read)
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
   let server: Promise<Server> | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
+  // A stop before the run started (Ctrl-C during a Hub download) ends the download: nothing is sent then.
+  const downloads = new AbortController();
+  const offDownloads = control.onChange(() => downloads.abort());
   try {
-    // The server is started (the built-in mock) or reached (--url) while the tokenizer loads and
-    // the dataset is made: each takes a good part of a second, and neither needs the other.
-    server = reachServer(cfg);
-    server.catch(() => {}); // its failure is reported below, after bad input's
+    // The built-in mock starts while the tokenizer loads and the dataset is made (each takes a good
+    // part of a second); a --url is reached after them, so bad input sends it nothing.
+    if (cfg.url === null) {
+      server = reachServer(cfg);
+      server.catch(() => {}); // its failure is reported below, after bad input's
+    }
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
-    // dataset) is reported before the server's failure, unless the tokenizer needs the server (it
-    // is the server's, or the --model's, named by the server).
-    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
+    // dataset) is reported before the mock's failure and before anything is sent to a --url, unless
+    // the tokenizer needs the server (it is the server's, or the --model's, named by the server).
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, downloads.signal);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
     };
     let prepared = early ? await prepare(early.tokenizer) : null;
+    server ??= reachServer(cfg);
     const up = await server;
     const baseUrl = up.baseUrl;
     const auth = up.auth;
@@ -94,7 +102,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       early ??
       (cfg.tokenizer === SERVER_TOKENIZER
         ? { tokenizer: await serverTokenizer(cfg, baseUrl, auth, log), note: null }
-        : await chooseTokenizer(cfg));
+        : await chooseTokenizer(cfg, downloads.signal));
     // Said once the server answered, so a run that cannot start reports only why.
     if (chosen.note !== null) log(chosen.note);
     const tokenizer = chosen.tokenizer;
@@ -171,8 +179,9 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
   } finally {
     offInterrupt();
-    // A mock still starting is waited for, so it is stopped; a preflight is left to end on its own.
-    if (initial.url === null) await (await server?.catch(() => null))?.mock?.stop();
+    offDownloads();
+    // A mock still starting is waited for, so it is stopped.
+    await (await server?.catch(() => null))?.mock?.stop();
   }
 }
 
