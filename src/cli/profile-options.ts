@@ -242,13 +242,20 @@ export const profileOptions: Record<string, Options> = {
   'input-file': {
     type: 'string',
     group: G_DATASET,
-    describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts',
+    describe:
+      'dataset file (JSONL; ShareGPT also as a JSON array; CSV for the BurstGPT and Azure traces) instead of synthetic prompts, or its Hub copy as hf://datasets/ORG/NAME[@REVISION]/PATH',
   },
   'custom-dataset-type': {
     type: 'string',
-    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'],
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'],
     group: G_DATASET,
-    describe: 'format of --input-file (default: guessed from its first entry)',
+    describe:
+      'format of --input-file (default: guessed from its first entry; the CSV traces burst_gpt_trace and azure_llm_trace are always named; docs/traces.md)',
+  },
+  'fixed-schedule-speedup': {
+    type: 'number',
+    group: G_DATASET,
+    describe: "replay a timed dataset's timestamps this many times as fast (2: in half the time; 0.5: twice as slow)",
   },
   'dataset-sampling-strategy': {
     type: 'string',

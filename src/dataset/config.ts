@@ -7,8 +7,19 @@ import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
-export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt';
-export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'];
+export type CustomDatasetType =
+  'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt' | 'burst_gpt_trace' | 'azure_llm_trace' | 'bailian_trace';
+export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = [
+  'single_turn',
+  'multi_turn',
+  'mooncake_trace',
+  'sharegpt',
+  'burst_gpt_trace',
+  'azure_llm_trace',
+  'bailian_trace',
+];
+/** Production traces (dataset/traces/): never guessed from a file's content, always named. */
+export const TRACE_DATASET_TYPES: readonly CustomDatasetType[] = ['burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'];
 
 /** --isl's default (config/defaults.ts DEFAULTS.isl_mean). */
 export const DEFAULT_ISL = 128;
@@ -32,6 +43,8 @@ export interface DatasetConfig {
   /** One system prompt of this many tokens for every conversation (0: none). */
   readonly shared_system_prompt_length: number;
   readonly seq_dist: readonly SeqDistEntry[] | null;
+  /** --fixed-schedule-speedup: a timed dataset replayed this many times as fast (1: as recorded). */
+  readonly fixed_schedule_speedup: number;
 }
 
 /** The flags this module reads, as yargs hands them over (isl/osl only to check conflicts). */
@@ -49,6 +62,7 @@ export interface DatasetFlags {
   'prefix-prompt-length'?: number;
   'shared-system-prompt-length'?: number;
   'seq-dist'?: string;
+  'fixed-schedule-speedup'?: number;
   isl?: number;
   'isl-stddev'?: number;
   osl?: number;
@@ -145,6 +159,15 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     }
   }
 
+  let speedup = 1;
+  if (f['fixed-schedule-speedup'] !== undefined) {
+    const v = f['fixed-schedule-speedup'];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+      bad('fixed-schedule-speedup', `expected a number above 0, got ${String(v)}`);
+    if (file === null) conflict('fixed-schedule-speedup', 'input-file', 'needs a trace; give');
+    speedup = v;
+  }
+
   return Object.freeze({
     input_file: file,
     custom_dataset_type: type,
@@ -160,5 +183,6 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     prefix_prompt_length: prefixLen,
     shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => tokens('shared-system-prompt-length', v)) ?? 0,
     seq_dist: seqDist,
+    fixed_schedule_speedup: speedup,
   });
 }

@@ -19,6 +19,7 @@ describe('parseDatasetFlags', () => {
       prefix_prompt_length: 0,
       shared_system_prompt_length: 0,
       seq_dist: null,
+      fixed_schedule_speedup: 1,
     });
   });
 
