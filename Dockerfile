@@ -9,6 +9,7 @@ COPY package.json package-lock.json binding.gyp tsconfig.json tsconfig.build.jso
 COPY native ./native
 COPY src ./src
 COPY bin ./bin
+COPY scripts/build-if-stale.mjs ./scripts/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 # Run stage: the same Debian release (the addon links against its glibc and libstdc++), without the compilers.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
-import { addCommands } from '../dist/cli/commands.js';
+import { loadAllCommands } from '../dist/cli/commands.js';
 import { defaultMetricDefs } from '../dist/metrics/catalogue.js';
 import { CONVENTIONS } from '../dist/metrics/conventions.js';
 import { MetricFlag } from '../dist/metrics/core/types.js';
@@ -81,8 +81,11 @@ function flagName(opt) {
   return names.map(code).join(', ');
 }
 
+// Every command's full module (the CLI itself loads only the one it runs).
+const ALL_COMMANDS = await loadAllCommands([]);
+
 function renderCli() {
-  const parser = addCommands(yargs([]).scriptName('servebench'), []);
+  const parser = ALL_COMMANDS.reduce((y, c) => y.command(c), yargs([]).scriptName('servebench'));
   const handlers = parser.getInternalMethods().getCommandInstance().getCommandHandlers();
   const commands = Object.values(handlers);
   const lines = [HEADER('Command-line reference', 'the yargs definitions in src/cli/')];

@@ -1,7 +1,7 @@
 // `servebench analyze`: rebuild the reports from a records.jsonl.
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
-import { analyzeRecords } from '../run/analyze.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface AnalyzeFlags {
   records: string;
@@ -10,8 +10,7 @@ interface AnalyzeFlags {
 }
 
 export const analyzeCommand: CommandModule<object, AnalyzeFlags> = {
-  command: 'analyze <records>',
-  describe: 'recompute profile_export.json/.csv, histograms.json and the console tables from a records.jsonl',
+  ...COMMAND_HEADS.analyze,
   builder: (y) =>
     y.positional('records', { type: 'string', describe: 'a records.jsonl written by profile', demandOption: true }).options({
       'artifact-dir': { type: 'string', describe: 'where to write the reports (default: <records folder>/analyze)' },
@@ -22,6 +21,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeFlags> = {
     if (digits !== undefined && !(Number.isInteger(digits) && digits >= 1 && digits <= 5)) {
       throw new InvalidArgumentError(`--histogram-significant-digits: expected an integer from 1 to 5, got ${String(digits)}`);
     }
+    const { analyzeRecords } = await import('../run/analyze.js');
     await analyzeRecords(argv.records, argv['artifact-dir'], digits);
   },
 };

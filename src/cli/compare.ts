@@ -1,7 +1,7 @@
 // `servebench compare A B [C…]`: run folders (or profile_export.json files), the first the baseline.
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
-import { runCompare } from '../run/compare.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface CompareFlags {
   runs: string[];
@@ -21,8 +21,7 @@ function percent(flag: string, v: number | undefined): number | undefined {
 }
 
 export const compareCommand: CommandModule<object, CompareFlags> = {
-  command: 'compare <runs..>',
-  describe: 'compare runs: each metric per run (the first is the baseline), the change in % and a verdict (better / worse / within noise)',
+  ...COMMAND_HEADS.compare,
   builder: (y) =>
     y
       .positional('runs', {
@@ -47,6 +46,7 @@ export const compareCommand: CommandModule<object, CompareFlags> = {
     if (!(FORMATS as readonly string[]).includes(argv.format)) {
       throw new InvalidArgumentError(`--format: expected one of ${FORMATS.join(', ')}, got ${JSON.stringify(argv.format)}`);
     }
+    const { runCompare } = await import('../run/compare.js');
     await runCompare({
       runs,
       format: argv.format as (typeof FORMATS)[number],

@@ -9,6 +9,7 @@ import { buildManifests, manifestsYaml } from '../kube/manifests.js';
 import { KUBE_DEFAULTS, MAX_SHARDS, resolveKubeSpec, type KubeFlags } from '../kube/spec.js';
 import { valueFlags } from './flags.js';
 import { profileOptions } from './profile-options.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 const G = 'Kubernetes:';
 const str = (describe: string): Options => ({ type: 'string', group: G, describe });
@@ -57,8 +58,7 @@ export function checkProfileFlags(argv: KubeArgv): void {
 export function kubeCommand(rawArgv: readonly string[]): CommandModule<object, KubeArgv> {
   const own = new Map(Object.entries(kubeOptions).map(([name, o]) => [name, o.type === 'boolean']));
   return {
-    command: 'kube',
-    describe: 'print the Kubernetes manifests of a run sharded over N pods (kubectl apply -f -)',
+    ...COMMAND_HEADS.kube,
     builder: (y) => y.options(valueFlags({ ...profileOptions, ...kubeOptions })),
     handler: (argv) => {
       for (const [flag, o] of Object.entries(kubeOptions))

@@ -1,9 +1,14 @@
 // CLI entry: wires yargs commands; holds no logic of its own.
-import yargs from 'yargs';
 import { describeSystemError, ServebenchError } from '../errors.js';
 import { scrub } from '../secrets.js';
 import { addCommands } from './commands.js';
 import { checkBooleanValues, flagMessage } from './flags.js';
+import { servebenchVersion } from '../version.js';
+
+/** The part of yargs' internals main() reaches into (its type definitions leave them out). */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
 
 /** Print one line for an error and pick its exit code; never a stack trace for expected errors. */
 export function reportFatal(err: unknown): number {
@@ -36,6 +41,12 @@ export function guardStdio(out: NodeJS.WriteStream = process.stdout, err: NodeJS
 
 export async function main(argv: string[]): Promise<void> {
   guardStdio();
+  // The version alone needs no parser: answered before yargs is loaded.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${servebenchVersion()}\n`);
+    return;
+  }
+  const { default: yargs } = await import('yargs');
   // yargs renders the whole help text before every command's handler runs (so a handler could print
   // it): for profile's hundreds of options, wrapping it took 0.3–0.6 s of each run's start. It is
   // wrapped only when help is what was asked for.
@@ -47,7 +58,8 @@ export async function main(argv: string[]): Promise<void> {
     .demandCommand(1, 'a command is required (try: servebench profile)')
     .recommendCommands()
     .help()
-    .version(false)
+    .version(servebenchVersion())
+    .alias('version', 'V')
     .wrap(helpAsked ? Math.min(110, process.stdout.columns || 100) : null)
     .fail((msg, err) => {
       // yargs' own validation errors (YError) are bad input like the rest; anything else is ours.
@@ -57,11 +69,16 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(scrub(`servebench: ${flagMessage(msg)}\n`));
       process.exit(2);
     });
+  // yargs also renders the command's whole help each time a command's handler starts (command.js calls
+  // cacheHelpMessage, so that a handler could print it; none here does): for profile's hundreds of
+  // options that blocked the run's first steps for 0.1–0.5 s. Only a help that was asked for is rendered.
+  const usage = (parser as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (!helpAsked && usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
   // Runs once the command's options are known (its builder has run), before its handler.
   // (getOptions: yargs' own option table, which its type definitions leave out.)
   const table = parser as unknown as { getOptions?: () => { boolean?: string[] } };
   parser = parser.middleware(() => checkBooleanValues(argv, table.getOptions?.().boolean ?? []), true);
-  parser = addCommands(parser, argv);
+  parser = await addCommands(parser, argv);
   try {
     await parser.parseAsync();
   } catch (err) {

@@ -2,7 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
-import { runMerge } from '../run/merge.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface MergeFlags {
   dirs: string[];
@@ -11,8 +11,7 @@ interface MergeFlags {
 }
 
 export const mergeCommand: CommandModule<object, MergeFlags> = {
-  command: 'merge <dirs..>',
-  describe: "merge the artifact dirs of a sharded run's shards into one run's exports (records, histograms, report)",
+  ...COMMAND_HEADS.merge,
   builder: (y) =>
     y.positional('dirs', { type: 'string', array: true, describe: 'one artifact dir per shard', demandOption: true }).options({
       out: { type: 'string', alias: 'o', describe: 'the merged artifact dir (required)' },
@@ -21,6 +20,7 @@ export const mergeCommand: CommandModule<object, MergeFlags> = {
   handler: async (argv) => {
     if (typeof argv.out !== 'string' || argv.out === '')
       throw new InvalidArgumentError('--out: required: the merged artifact dir (-o OUT)');
+    const { runMerge } = await import('../run/merge.js');
     await runMerge({
       dirs: argv.dirs.map(String),
       out: argv.out,

@@ -1,12 +1,12 @@
 // `servebench mock`: run the built-in OpenAI-compatible mock server until SIGTERM/SIGINT.
 import type { Argv, CommandModule } from 'yargs';
 import { DEFAULT_LENGTH_MAX, DEFAULT_LENGTH_MIN, FAIL_MODES, MOCK_DEFAULTS, resolveMockOptions, type FailMode } from '../mock/options.js';
-import { startMockServer } from '../mock/server.js';
-import { flagGiven, startFastMockServer } from '../mock/fast.js';
 import { InvalidArgumentError } from '../errors.js';
 import { RESET_AFTER_CHUNKS } from '../mock/stream.js';
 import type { TokenizerKind } from '../mock/words.js';
+import type { MockServer } from '../mock/server.js';
 import { METRICS_FORMATS, type MetricsFormat } from '../mock/server-metrics.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface MockArgs {
   port: number;
@@ -77,8 +77,7 @@ const lastString = (v: string | string[]): string => (Array.isArray(v) ? v[v.len
 const lastPath = (v: string | string[] | undefined): string | undefined => (v === undefined ? undefined : lastString(v));
 
 export const mockCommand: CommandModule<object, MockArgs> = {
-  command: 'mock',
-  describe: 'Run the built-in OpenAI-compatible mock server',
+  ...COMMAND_HEADS.mock,
   builder: (y: Argv<object>) =>
     y
       .options({
@@ -246,15 +245,20 @@ export const mockCommand: CommandModule<object, MockArgs> = {
     if (argv.fast && opts.maxConcurrent > 0)
       throw new InvalidArgumentError('--max-concurrent: not with --fast (the fast mock has no queue)');
     const tls = mockTls(argv['tls-cert'], argv['tls-key'], argv['tls-client-ca'], argv.fast);
-    const server = argv.fast
-      ? await startFastMockServer(opts, {
-          workers: argv.workers,
-          stampEvents: argv['stamp-events'],
-          ttftGiven: flagGiven(process.argv, 'ttft-ms'),
-          itlGiven: flagGiven(process.argv, 'itl-ms'),
-          tls,
-        })
-      : await startMockServer(opts);
+    // Only the mock that serves is loaded: the fast one loads the addon, the TS one its routes.
+    let server: MockServer;
+    if (argv.fast) {
+      const { flagGiven, startFastMockServer } = await import('../mock/fast.js');
+      server = await startFastMockServer(opts, {
+        workers: argv.workers,
+        stampEvents: argv['stamp-events'],
+        ttftGiven: flagGiven(process.argv, 'ttft-ms'),
+        itlGiven: flagGiven(process.argv, 'itl-ms'),
+        tls,
+      });
+    } else {
+      server = await (await import('../mock/server.js')).startMockServer(opts);
+    }
     process.stdout.write(`servebench mock listening on ${server.url}\n`);
     if (argv.fast) {
       process.stderr.write(

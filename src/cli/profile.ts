@@ -8,7 +8,7 @@ import { profileOptions } from './profile-options.js';
 import { valueFlags } from './flags.js';
 import { locateFlagError, mergeFlags, readConfigFile } from './config-file.js';
 import { renderEffectiveConfig } from './print-config.js';
-import { runProfile } from '../run/profile.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 /** Flags about the flags: not keys of a config file. */
 const configOptions: Record<string, Options> = {
@@ -42,8 +42,7 @@ export function resolveProfileFlags(argv: Record<string, unknown>): {
 }
 
 export const profileCommand: CommandModule<object, ProfileArgs> = {
-  command: 'profile',
-  describe: 'benchmark an OpenAI-compatible server (default: the built-in mock)',
+  ...COMMAND_HEADS.profile,
   builder: (y) => y.options(valueFlags({ ...profileOptions, ...configOptions })),
   handler: async (argv) => {
     const { flags, cfg, file } = resolveProfileFlags(argv);
@@ -52,6 +51,8 @@ export const profileCommand: CommandModule<object, ProfileArgs> = {
       process.stdout.write(scrub(renderEffectiveConfig(flags, profileOptions, file)));
       return;
     }
+    // The run's modules load only when a run is asked for (not for --help or --print-config).
+    const { runProfile } = await import('../run/profile.js');
     await runProfile(cfg);
   },
 };

@@ -1,7 +1,7 @@
 // `servebench report DIR [DIR…] [-o FILE]`: report.html rebuilt from exports alone; several run
 // folders are overlaid; a sweep folder gives the sweep's report.
 import type { CommandModule } from 'yargs';
-import { runReport } from '../run/report.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface ReportFlags {
   dirs: string[];
@@ -9,8 +9,7 @@ interface ReportFlags {
 }
 
 export const reportCommand: CommandModule<object, ReportFlags> = {
-  command: 'report <dirs..>',
-  describe: 'write report.html (plots, offline, self-contained) from run folders; several are overlaid',
+  ...COMMAND_HEADS.report,
   builder: (y) =>
     y
       .positional('dirs', {
@@ -26,7 +25,8 @@ export const reportCommand: CommandModule<object, ReportFlags> = {
           describe: 'where to write it (default: DIR/report.html for one folder, ./report.html for several)',
         },
       }),
-  handler: (argv) => {
+  handler: async (argv) => {
+    const { runReport } = await import('../run/report.js');
     const { file, bytes } = runReport({ dirs: argv.dirs.map(String), out: argv.output });
     process.stderr.write(`servebench: report written to ${file} (${(bytes / 1024).toFixed(0)} KiB)\n`);
   },

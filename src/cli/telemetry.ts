@@ -4,10 +4,11 @@
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
 import { setLongTimeout } from '../timers.js';
-import { GpuTelemetry } from '../telemetry/collector.js';
+import type { GpuTelemetry } from '../telemetry/collector.js';
 import { gpuWindowEnergy } from '../telemetry/energy-window.js';
 import { parseGpuTelemetry } from '../telemetry/options.js';
 import type { GpuInfo } from '../telemetry/types.js';
+import { COMMAND_HEADS } from './command-heads.js';
 
 interface TelemetryArgs {
   seconds: number;
@@ -71,8 +72,7 @@ function sampleLines(t: GpuTelemetry, seconds: number): string[] {
 }
 
 export const telemetryCommand: CommandModule<object, TelemetryArgs> = {
-  command: 'telemetry',
-  describe: 'show the GPUs whose power and energy servebench can read, and sample them',
+  ...COMMAND_HEADS.telemetry,
   builder: (y) =>
     y.options({
       seconds: { type: 'number', default: 5, describe: 'sample for this many seconds (0: inventory only)' },
@@ -85,6 +85,7 @@ export const telemetryCommand: CommandModule<object, TelemetryArgs> = {
       throw new InvalidArgumentError(`--seconds: must be a number >= 0, got ${String(seconds)}`);
     }
     const cfg = parseGpuTelemetry(argv['gpu-telemetry'] ?? ['auto'], argv['gpu-sample-interval-ms'])!;
+    const { GpuTelemetry } = await import('../telemetry/collector.js');
     const t = await GpuTelemetry.start(cfg, (line) => process.stderr.write(`servebench: ${line}\n`));
     if (!t.available()) {
       await t.stop();

@@ -70,41 +70,34 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   hubToken(); // the Hugging Face token (HF_TOKEN or its file), a secret from here on (read here, registered as it is read)
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
-  let mock: SpawnedMock | null = null;
+  let server: Promise<Server> | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
   // A stop before the run started (Ctrl-C during a Hub download) ends the download: nothing is sent then.
   const downloads = new AbortController();
   const offDownloads = control.onChange(() => downloads.abort());
   try {
+    // The built-in mock starts while the tokenizer loads and the dataset is made (each takes a good
+    // part of a second); a --url is reached after them, so bad input sends it nothing.
+    if (cfg.url === null) {
+      server = reachServer(cfg);
+      server.catch(() => {}); // its failure is reported below, after bad input's
+    }
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
-    // dataset) fails before anything is started, unless the tokenizer needs the server (it is
-    // the server's, or the --model's, named by the server).
+    // dataset) is reported before the mock's failure and before anything is sent to a --url, unless
+    // the tokenizer needs the server (it is the server's, or the --model's, named by the server).
     const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, downloads.signal);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
     };
     let prepared = early ? await prepare(early.tokenizer) : null;
-    let baseUrl: string;
-    let auth: Record<string, string> = {};
-    if (cfg.url === null) {
-      mock = await spawnMock(mockArgs(cfg));
-      baseUrl = mock.url;
-      log(`started the built-in mock server at ${baseUrl}`);
-    } else {
-      baseUrl = cfg.url;
-      const adapter = adapterFor(cfg.endpoint_type, cfg);
-      auth = requestAuthHeaders(cfg, adapter);
-      const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
-      // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
-      if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
-        await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth, undefined, process.env, cfg.tls);
-      // Every further --url is reached before the run too (each with its own credentials).
-      for (const t of cfg.targets.urls.slice(1))
-        await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter), undefined, process.env, cfg.tls);
-      cfg = Object.freeze({ ...cfg, model: requireModel(cfg.model, pre) });
-    }
+    server ??= reachServer(cfg);
+    const up = await server;
+    const baseUrl = up.baseUrl;
+    const auth = up.auth;
+    if (up.mock !== null) log(`started the built-in mock server at ${baseUrl}`);
+    else cfg = Object.freeze({ ...cfg, model: up.model });
     const chosen =
       early ??
       (cfg.tokenizer === SERVER_TOKENIZER
@@ -187,7 +180,8 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   } finally {
     offInterrupt();
     offDownloads();
-    await mock?.stop();
+    // A mock still starting is waited for, so it is stopped.
+    await (await server?.catch(() => null))?.mock?.stop();
   }
 }
 
@@ -195,4 +189,32 @@ export async function runProfile(initial: RunConfig): Promise<void> {
 function sayReport(dir: string, log: (msg: string) => void): void {
   const line = reportLine(dir);
   if (line !== null) log(line);
+}
+
+interface Server {
+  baseUrl: string;
+  auth: Record<string, string>;
+  /** The built-in mock, when no --url was given. */
+  mock: SpawnedMock | null;
+  /** The model to ask for (--url: --model, else the one the server names). */
+  model: string;
+}
+
+/** The built-in mock started, or every --url reached (the preflight). */
+async function reachServer(cfg: RunConfig): Promise<Server> {
+  if (cfg.url === null) {
+    const mock = await spawnMock(mockArgs(cfg));
+    return { baseUrl: mock.url, auth: {}, mock, model: cfg.model };
+  }
+  const baseUrl = cfg.url;
+  const adapter = adapterFor(cfg.endpoint_type, cfg);
+  const auth = requestAuthHeaders(cfg, adapter);
+  const pre = await preflight(baseUrl, auth, undefined, process.env, cfg.tls);
+  // Chat and completions are the preflight's own; a template server's body and the Realtime WebSocket are the user's.
+  if (!['chat', 'completions', 'template', 'realtime'].includes(cfg.endpoint_type))
+    await probeEndpoint(baseUrl, cfg.endpoint, cfg.endpoint_type, auth, undefined, process.env, cfg.tls);
+  // Every further --url is reached before the run too (each with its own credentials).
+  for (const t of cfg.targets.urls.slice(1))
+    await preflight(t.url, requestAuthHeaders({ ...cfg, url_credentials: t.credentials }, adapter), undefined, process.env, cfg.tls);
+  return { baseUrl, auth, mock: null, model: requireModel(cfg.model, pre) };
 }
