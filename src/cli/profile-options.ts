@@ -249,7 +249,7 @@ export const profileOptions: Record<string, Options> = {
     type: 'string',
     group: G_DATASET,
     describe:
-      'a public dataset by name (sharegpt, aimo, mmstar, speed_bench_*, …; `servebench datasets` lists them), read from the Hugging Face cache',
+      'a public dataset by name (sharegpt, aimo, mmstar, speed_bench_*, …; `servebench datasets` lists them), downloaded into the Hugging Face cache if needed',
   },
   'hf-dataset': {
     type: 'string',
