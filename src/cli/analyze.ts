@@ -1,7 +1,7 @@
 // `servebench analyze`: rebuild the reports from a records.jsonl.
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
-import { analyzeRecords } from '../run/analyze.js';
+import { analyzeRecords } from '../run/offline/analyze.js';
 
 interface AnalyzeFlags {
   records: string;

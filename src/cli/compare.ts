@@ -1,7 +1,7 @@
 // `servebench compare A B [C…]`: run folders (or profile_export.json files), the first the baseline.
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
-import { runCompare } from '../run/compare.js';
+import { runCompare } from '../run/offline/compare.js';
 
 interface CompareFlags {
   runs: string[];

@@ -1,8 +1,8 @@
-// `servebench merge DIR… -o OUT`: one artifact dir from a sharded run's shard dirs (run/merge.ts).
+// `servebench merge DIR… -o OUT`: one artifact dir from a sharded run's shard dirs (run/merge/merge.ts).
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
-import { runMerge } from '../run/merge.js';
+import { runMerge } from '../run/merge/merge.js';
 
 interface MergeFlags {
   dirs: string[];

@@ -8,7 +8,7 @@ import { profileOptions } from './profile-options.js';
 import { valueFlags } from './flags.js';
 import { locateFlagError, mergeFlags, readConfigFile } from './config-file.js';
 import { renderEffectiveConfig } from './print-config.js';
-import { runProfile } from '../run/profile.js';
+import { runProfile } from '../run/profile/profile.js';
 
 /** Flags about the flags: not keys of a config file. */
 const configOptions: Record<string, Options> = {

@@ -1,7 +1,7 @@
 // `servebench report DIR [DIR…] [-o FILE]`: report.html rebuilt from exports alone; several run
 // folders are overlaid; a sweep folder gives the sweep's report.
 import type { CommandModule } from 'yargs';
-import { runReport } from '../run/report.js';
+import { runReport } from '../run/offline/report.js';
 
 interface ReportFlags {
   dirs: string[];

@@ -9,7 +9,7 @@ import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { recordLine } from '../../../src/export/records.js';
 import { displayUnitOf } from '../../../src/metrics/catalogue.js';
 import { defaultRegistry } from '../../../src/metrics/catalogue.js';
-import { RecordPipeline, recordWorkerCrashHook, type PipelineOptions } from '../../../src/run/record-pipeline.js';
+import { RecordPipeline, recordWorkerCrashHook, type PipelineOptions } from '../../../src/run/pipeline/record-pipeline.js';
 import { RecordProcessor } from '../../../src/records/process.js';
 import type { ProcessedRecord, RawRecord, RecordStatus } from '../../../src/records/types.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
