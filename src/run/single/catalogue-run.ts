@@ -1,7 +1,8 @@
-// The metric catalogue's part of one run, as a handful of calls the run wiring makes: processor
-// options (--per-chunk-usage), the profiling-phase start (network probes), the summary options
-// (thresholds, goodput SLOs, the network RTT) and the end-of-run report (usage discrepancy and OSL mismatch warnings,
-// network calibration details for profile_export.json).
+// The metric catalogue's part of one run: processor options (--per-chunk-usage) and the summary's
+// start options (thresholds, goodput SLOs) for the run wiring, then, as one of the run's outputs
+// (output.ts), the profiling-phase start (network probes), the network RTT for the summary, and the
+// end-of-run report (usage discrepancy and OSL mismatch warnings, network calibration details for
+// profile_export.json).
 import type { RunConfig } from '../../config/types.js';
 import { defaultRegistry } from '../../metrics/catalogue.js';
 import { CONVENTION_NAMES, comparisonRegistry, registryFor } from '../../metrics/conventions.js';
@@ -11,10 +12,14 @@ import { oslMismatchWarning } from '../../metrics/families/osl-mismatch.js';
 import { usageDiscrepancyWarning } from '../../metrics/families/usage-discrepancy.js';
 import type { MetricsSummary } from '../../metrics/core/summary.js';
 import type { ProcessorOptions } from '../../records/process.js';
+import type { SummaryEnd } from '../../metrics/compute.js';
+import type { Phase } from '../../records/types.js';
 import { warn } from '../../warnings.js';
 import { NetworkCalibration } from '../../transport/network-calibration.js';
+import type { OutputReport, RunFinish, RunOutput } from './output.js';
 
-export class CatalogueRun {
+export class CatalogueRun implements RunOutput {
+  readonly name = 'catalogue';
   private readonly network: NetworkCalibration;
   private networkInfo: Record<string, unknown> | null = null;
   private options: MetricOptions | null = null;
@@ -23,6 +28,7 @@ export class CatalogueRun {
     private readonly cfg: RunConfig,
     baseUrl: string,
     artifactDir: string,
+    private readonly log: (msg: string) => void,
   ) {
     this.network = new NetworkCalibration(cfg.metrics.network_latency, baseUrl, artifactDir);
   }
@@ -40,9 +46,18 @@ export class CatalogueRun {
     };
   }
 
-  /** Call at every phase start; probing covers the profiling phase. */
-  onPhaseStart(phase: string): void {
+  /** Probing covers the profiling phase. */
+  phaseStart(phase: Phase): void {
     if (phase === 'profiling') this.network.onProfilingStart();
+  }
+
+  /** The network RTT the probes measured (they stop here). */
+  async summaryEnd(): Promise<SummaryEnd> {
+    return { network_rtt_ns: (await this.metricOptions()).network_rtt_ns ?? null };
+  }
+
+  finish(run: RunFinish): OutputReport {
+    return { section: this.report(run.summary) };
   }
 
   /** What the summary needs from the start (thresholds, SLOs, convention): all but the network RTT. */
@@ -59,9 +74,9 @@ export class CatalogueRun {
   }
 
   /** Stops the probes (once) and returns the options with the network RTT they measured. */
-  async metricOptions(log: (msg: string) => void): Promise<MetricOptions> {
+  private async metricOptions(): Promise<MetricOptions> {
     if (this.options) return this.options;
-    const { rtt_ns, info } = await this.network.finish(log);
+    const { rtt_ns, info } = await this.network.finish(this.log);
     this.networkInfo = info;
     this.options = { ...this.startOptions(), network_rtt_ns: rtt_ns };
     return this.options;
