@@ -1,4 +1,4 @@
-# servebench as a container image, for `servebench kube` (README: Sharded runs on Kubernetes).
+# servebench as a container image, for `servebench kube` (docs/sharding.md: Sharded runs on Kubernetes).
 # Build stage: the full official Node image has python3, make and g++, which node-gyp needs to build
 # the C++ addon; `npm ci` builds it (the install script) and the TypeScript (the prepare script).
 FROM node:20-bookworm AS build

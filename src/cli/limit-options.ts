@@ -2,7 +2,7 @@
 import type { Options } from 'yargs';
 import { LIMIT_DEFAULTS } from '../load/limits.js';
 
-const G_SEARCH = 'Search for the maximum load (see README, Finding the limits):';
+const G_SEARCH = 'Search for the maximum load (see docs/load.md):';
 const d = LIMIT_DEFAULTS;
 
 export const limitOptions: Record<string, Options> = {

@@ -35,7 +35,7 @@ export const loadOptions: Record<string, Options> = {
     type: 'string',
     group: G_LOAD,
     describe:
-      'k6 stages "30s:10,60s:50,30s:0": the target ramps linearly from the previous one (0 at first) to each over its duration; sets the duration (see README, Stages)',
+      'k6 stages "30s:10,60s:50,30s:0": the target ramps linearly from the previous one (0 at first) to each over its duration; sets the duration (see docs/load.md, Stages)',
   },
   'stages-target': {
     type: 'string',

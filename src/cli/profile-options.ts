@@ -15,8 +15,8 @@ const G_OUT = 'Output:';
 const G_GPU = 'GPU telemetry:';
 const G_SERVER = 'Server metrics and time slices:';
 const G_MOCK = 'Built-in mock (no --url):';
-const G_SHARD = 'Sharded runs (see README, Sharded runs):';
-const G_DATASET = 'Datasets (see README, Datasets):';
+const G_SHARD = 'Sharded runs (see docs/sharding.md):';
+const G_DATASET = 'Datasets (see docs/datasets.md):';
 const G_METRICS = 'Metrics:';
 
 export const profileOptions: Record<string, Options> = {

@@ -3,7 +3,7 @@
 /**
  * --read-coalesce-us: the default window, and the most it may be (the engine takes up to 10 ms).
  * Eager by default: on the whole command a 50 µs window cost more client CPU per event than it
- * saved (README, native transport), though it lowers the I/O thread's own system time.
+ * saved (docs/transports.md, read coalescing), though it lowers the I/O thread's own system time.
  */
 export const DEFAULT_READ_COALESCE_US = 0;
 export const MAX_READ_COALESCE_US = 10_000;
@@ -42,7 +42,7 @@ export const DEFAULTS = {
   read_coalesce_us: DEFAULT_READ_COALESCE_US,
   // Open the closed loop's connections before the first request, as wrk does (--no-preconnect: not).
   preconnect: true,
-  // Stamp reads when recv() returns; --kernel-stamps: with the kernel's receive time (README, Kernel receive stamps).
+  // Stamp reads when recv() returns; --kernel-stamps: with the kernel's receive time (docs/transports.md, Kernel receive stamps).
   kernel_stamps: false,
   // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
   // any real completion, low enough that a runaway server cannot exhaust memory.

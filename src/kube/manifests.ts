@@ -146,7 +146,7 @@ export function mergeJob(spec: KubeSpec): Obj {
     kind: 'Job',
     metadata: metadata(spec, `${spec.run}-merge`, labels(spec, 'merge')),
     spec: {
-      // A merge that failed fails the same way again; rerun it by hand (README).
+      // A merge that failed fails the same way again; rerun it by hand (docs/sharding.md).
       backoffLimit: 0,
       template: {
         metadata: { labels: labels(spec, 'merge') },

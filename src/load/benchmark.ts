@@ -6,7 +6,7 @@
 // cooldown starts there). The warmup is drained before the window opens and cooldown requests
 // start after it closes, so no request of either overlaps the window: the request-level rule
 // ("every request whose lifetime overlaps the window") selects exactly the profiling requests,
-// and their token events (TTFT, ITL) all start inside it. See README "Load" for what this leaves out.
+// and their token events (TTFT, ITL) all start inside it. See docs/load.md, "Measurement window", for what this leaves out.
 import type { ConversationSource } from '../dataset/types.js';
 import type { Phase } from '../records/types.js';
 import { runClosedLoop, type ModeContext } from './concurrency.js';

@@ -94,7 +94,7 @@ describe('servebench compare', { timeout: MEASURE_MS }, () => {
   it('the same config twice: ITL within noise', async () => {
     const { a, b } = await measured.get();
     // The floor at 5 %, not the default 2 %: with seven neighbours on two cores the mock's timers
-    // drift by a few % between two runs, which no run's own intervals can see (README, Comparing runs).
+    // drift by a few % between two runs, which no run's own intervals can see (docs/reports.md, Comparing runs).
     const r = await runCli(['compare', a, b, '--format', 'json', '--metrics', 'itl_p50', '--noise-floor', '5']);
     expect(r.code, r.stderr).toBe(0);
     const cell = row(r, 'itl_p50').cells[1];

@@ -52,6 +52,12 @@ describe('profile against a mock with TTFT 50 ms, ITL 10 ms', () => {
     expect(result.stdout).toContain('Inter Token Latency (ms)');
   });
 
+  it("ends by saying where the run's report.html is, on one line", () => {
+    const last = result.stderr.trimEnd().split('\n').at(-1);
+    expect(last).toBe(`servebench: report: ${path.join(dir, 'report.html')}`);
+    expect(fs.existsSync(path.join(dir, 'report.html'))).toBe(true);
+  });
+
   it('measures TTFT ≈ 50 ms and ITL ≈ 10 ms', () => {
     const j = readJson(path.join(dir, 'profile_export.json'));
     // Loopback adds well under a millisecond; the 2-core CI machine adds timer jitter, so ±8 ms on

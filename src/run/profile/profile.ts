@@ -29,6 +29,7 @@ import { requestAuthHeaders } from '../../endpoints/request.js';
 import { endpointUrl } from '../../transport/url.js';
 import { runRepeated } from '../series/multi-run.js';
 import { clearPreviousRun } from './artifact-dir.js';
+import { reportLine } from '../single/run-report.js';
 import { onStopSignals } from './signals.js';
 import { renderAggregateTable } from '../../export/aggregate.js';
 
@@ -125,6 +126,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       const search = await runSearch(cfg, env);
       print('\n' + renderSearchTable(cfg.search, search.rows, { color: process.stdout.isTTY === true }) + '\n' + search.line + '\n');
       log(`search: ${search.rows.length} points written to ${dir} (summary: ${path.join(dir, SEARCH_JSON)})`);
+      if (search.rows.length > 0) log(`reports: one report.html in each point's folder, ${path.join(dir, 'point-*')}`);
       if (search.rows.length > 0 && search.rows.every((r) => r.total > 0 && r.succeeded === 0)) {
         throw new AllRequestsFailedError(`every request of every search point failed; see ${dir}`);
       }
@@ -135,6 +137,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       const sweep = await runSweep(cfg, env);
       print('\n' + renderSweepTable(sweep.rows, { color: process.stdout.isTTY === true }) + '\n');
       log(`sweep: ${sweep.rows.length} points written to ${dir} (summary: ${path.join(dir, SWEEP_CSV)})`);
+      sayReport(dir, log);
       if (sweep.rows.length > 0 && sweep.rows.every((r) => r.issued > 0 && r.succeeded === 0)) {
         throw new AllRequestsFailedError(`every request of every sweep point failed; see ${dir}`);
       }
@@ -149,6 +152,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       log(
         `${multi.runs.length} of ${multi.labels.length} runs succeeded${multi.failed.length > 0 ? ` (failed: ${multi.failed.map((f) => f.label).join(', ')})` : ''}; aggregate: ${multi.aggregateFile}`,
       );
+      sayReport(dir, log);
       if (multi.runs.length === 0) throw new AllRequestsFailedError(`no run succeeded; see ${dir}`);
       return;
     }
@@ -170,6 +174,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     // The summary above is whole (it is computed in memory); what could not be written is one line, exit code 1.
     if (run.writeError) throw run.writeError;
     log(`exports written to ${dir}`);
+    sayReport(dir, log);
     if (c.issued > 0 && c.succeeded === 0) {
       const e = run.firstError;
       throw new AllRequestsFailedError(`every request failed${e ? ` (first error: ${e.type}: ${e.message})` : ''}; see ${dir}`);
@@ -178,4 +183,10 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     offInterrupt();
     await mock?.stop();
   }
+}
+
+/** The last line of a run: where its report.html is (a run, a sweep, repeated runs). */
+function sayReport(dir: string, log: (msg: string) => void): void {
+  const line = reportLine(dir);
+  if (line !== null) log(line);
 }
