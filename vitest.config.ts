@@ -1,35 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests that assert wall-clock timing (send offsets, cancellation delays, timer lateness) run in a
-// second group, one file at a time, after the parallel group: on a host with more cores the parallel
-// group runs several files at once, and a CPU-heavy neighbour (the bench tests, the ASan build) would
-// delay their timers by tens of ms. (On a 2-core CI host vitest runs one file at a time anyway.)
-const timing = [
-  'test/integration/tls-timing.test.ts',
-  'test/integration/replay.test.ts',
-  'test/integration/load.test.ts',
-  'test/integration/native-transport.test.ts',
-  'test/unit/load/sessions.test.ts',
-  'test/unit/load/control.test.ts',
-  'test/integration/mock-capacity.test.ts',
-  'test/integration/shards.test.ts',
-  'test/integration/shards-start.test.ts',
-  'test/integration/stages.test.ts',
-  'test/integration/multi-target.test.ts',
-  'test/integration/template-endpoint.test.ts',
-  'test/integration/compare.test.ts',
-  'test/integration/harness-busy-loop.test.ts',
-  'test/unit/load/modes.test.ts',
-  'test/integration/mock-timing.test.ts',
-  'test/integration/statistics.test.ts',
-  'test/integration/latency-end.test.ts',
-  'test/unit/native/engine-coalesce.test.ts',
-  'test/unit/native/engine-kernel-stamps.test.ts',
-  'test/unit/native/engine-priority.test.ts',
-  'test/unit/native/engine-gate.test.ts',
-  'test/unit/mock/server-metrics.test.ts',
-  'test/integration/flat-memory.test.ts',
-];
+// Tests that assert wall-clock timing (send offsets, cancellation delays, timer lateness) are named
+// *.timing.test.ts and run in a second group, one file at a time, after the parallel group: on a host
+// with more cores the parallel group runs several files at once, and a CPU-heavy neighbour (the bench
+// tests, the ASan build) would delay their timers by tens of ms. (On a 2-core CI host vitest runs one
+// file at a time anyway.) The name picks the group, so a new timing test cannot land in the wrong one.
+const timing = ['test/**/*.timing.test.ts'];
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
 

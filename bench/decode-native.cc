@@ -1,6 +1,6 @@
 // Component harness (not the real command): ns per SSE event in SseEventDecoder::Event, the
-// per-event decode an engine I/O thread runs (native/sse_decode.cc, native/json_scan.cc), on
-// chat.completion.chunk events shaped as the fast mock sends them (native/mockserver_format.cc:
+// per-event decode an engine I/O thread runs (native/wire/sse_decode.cc, native/wire/json_scan.cc), on
+// chat.completion.chunk events shaped as the fast mock sends them (native/mockserver/mockserver_format.cc:
 // a role event, OSL token events with "sb_send_ns" stamps, a usage event, [DONE]), with the chat
 // endpoint's decode spec (src/endpoints/chat.ts). Built and run by bench/decode-native.sh.
 //
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sse_decode.h"
+#include "sse_decode.h"  // native/wire/ (or native/ before its subfolders), by decode-native.sh
 
 namespace {
 
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
   const int osl = argc > 3 ? std::atoi(argv[3]) : 128;
   const DecodeSpec spec = ChatSpec();
   // A few distinct responses, cycled, each event copied into one reused buffer before its decode as
-  // the SSE framer (native/sse.cc) hands it over: an engine decodes bytes recv() just wrote, in cache.
+  // the SSE framer (native/wire/sse.cc) hands it over: an engine decodes bytes recv() just wrote, in cache.
   constexpr int kDistinct = 8;
   std::vector<std::vector<std::string>> bodies;
   size_t events = 0, bytes = 0;

@@ -13,8 +13,10 @@ work=${TMPDIR:-/tmp}/servebench-decode-bench
 mkdir -p "$work"
 cxx=${CXX:-g++}
 build() { # build NATIVE_DIR OUT
-  old=$(grep -q KeyTable "$1/sse_decode.h" || echo -DSB_DECODE_OLD_API)
-  "$cxx" -std=c++17 -O3 $old -I"$1" "$here/decode-native.cc" "$1/json_scan.cc" "$1/sse_decode.cc" $(ls "$1/json_keys.cc" "$1/utf8_decode.cc" 2>/dev/null) -o "$2"
+  src=$1/wire # the decode's sources (before native/ had subfolders: native/ itself)
+  [ -d "$src" ] || src=$1
+  old=$(grep -q KeyTable "$src/sse_decode.h" || echo -DSB_DECODE_OLD_API)
+  "$cxx" -std=c++17 -O3 $old -I"$1" -I"$src" "$here/decode-native.cc" "$src/json_scan.cc" "$src/sse_decode.cc" $(ls "$src/json_keys.cc" "$src/utf8_decode.cc" 2>/dev/null) -o "$2"
 }
 build "$here/../native" "$work/new"
 if [ -n "$rev" ]; then

@@ -1,5 +1,5 @@
-// The sweep line as one would write it in plain JS: the comparison point for native/timeline.cc in
-// bench/timeline.bench.js, and the oracle of its randomised tests. Same definitions (native/timeline.h):
+// The sweep line as one would write it in plain JS: the comparison point for native/timeline/timeline.cc in
+// bench/timeline.bench.js, and the oracle of its randomised tests. Same definitions (native/timeline/timeline.h):
 // each request is in prefill on [s, b) and in decode on [b, e) after clipping to the window; rates
 // use the unclipped phases; events at one time apply together; a rate sum is exactly 0 when no
 // request with a non-zero rate is in its phase. It shares no code with the native one: events are

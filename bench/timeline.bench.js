@@ -1,4 +1,4 @@
-// Sweep-line integration (Effective / Active metrics, native/timeline.cc): one call over a run's
+// Sweep-line integration (Effective / Active metrics, native/timeline/timeline.cc): one call over a run's
 // request columns, against the same sweep in plain JS (bench/timeline-js.js: comparator sort of the
 // events, a loop, exact percentiles by sorting each curve's values), on synthetic closed-loop runs.
 import { duration, importDist, measure, measureInterleaved, median, ratio, rng, si, spread } from './lib.js';

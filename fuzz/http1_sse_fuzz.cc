@@ -1,5 +1,5 @@
-// libFuzzer target for the native engine's response path: the HTTP/1.1 parser (native/http1.cc)
-// with the SSE framer (native/sse.cc) on the decoded body, exactly as an engine I/O thread runs them.
+// libFuzzer target for the native engine's response path: the HTTP/1.1 parser (native/wire/http1.cc)
+// with the SSE framer (native/wire/sse.cc) on the decoded body, exactly as an engine I/O thread runs them.
 //
 // Input: byte 0 picks the feed pattern and whether the peer closes at the end; the rest is the
 // bytes a server sent. Checked on every input, besides what ASan/UBSan catch:
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "http1.h"
-#include "sse.h"
+#include "wire/http1.h"
+#include "wire/sse.h"
 #ifdef SERVEBENCH_FUZZ_TLS
 #include "tls_feed.h"
 #endif

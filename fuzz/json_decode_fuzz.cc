@@ -1,5 +1,5 @@
-// libFuzzer target for the native SSE payload decode: the JSON scanner (native/json_scan.cc) and
-// the per-event decode from field paths (native/sse_decode.cc), as an engine I/O thread runs them.
+// libFuzzer target for the native SSE payload decode: the JSON scanner (native/wire/json_scan.cc) and
+// the per-event decode from field paths (native/wire/sse_decode.cc), as an engine I/O thread runs them.
 //
 // Input: one event's data bytes. Checked on every input, besides what ASan/UBSan catch:
 //   - whitespace around a document does not change its verdict;
@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "json_scan.h"
-#include "sse_decode.h"
+#include "wire/json_scan.h"
+#include "wire/sse_decode.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #   http1_sse    the HTTP/1.1 parser + SSE framer (fuzz/http1_sse_fuzz.cc, corpus fuzz/corpus)
 #   json_decode  the JSON scanner + per-event SSE decode (fuzz/json_decode_fuzz.cc, corpus fuzz/corpus-json)
 #   http1_sse_tls  the same, with the bytes also sent over TLS and read back through the engine's
-#                TLS read path (native/engine_tls.cc; fuzz/tls_feed.h; needs libssl-dev)
+#                TLS read path (native/engine/engine_tls.cc; fuzz/tls_feed.h; needs libssl-dev)
 #   all          all three, SECONDS each
 # Builds into $TMPDIR (nothing is written to the repo); a crashing input is saved there and its path
 # printed; add it as a test case (test/unit/native/http1.test.ts, test/unit/records/native-decode.test.ts).
@@ -35,15 +35,15 @@ run() {
     -artifact_prefix="$work/$name/crashes/" "$work/$name/corpus"
 }
 
-tls() { run http1_sse_tls http1_sse_fuzz.cc corpus -DSERVEBENCH_FUZZ_TLS "$native/http1.cc" "$native/sse.cc" "$native/engine_tls.cc" -lssl -lcrypto; }
+tls() { run http1_sse_tls http1_sse_fuzz.cc corpus -DSERVEBENCH_FUZZ_TLS "$native/wire/http1.cc" "$native/wire/sse.cc" "$native/engine/engine_tls.cc" -lssl -lcrypto; }
 case "$target" in
-  http1_sse) run http1_sse http1_sse_fuzz.cc corpus "$native/http1.cc" "$native/sse.cc" ;;
+  http1_sse) run http1_sse http1_sse_fuzz.cc corpus "$native/wire/http1.cc" "$native/wire/sse.cc" ;;
   http1_sse_tls) tls ;;
-  json_decode) run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/utf8_decode.cc" "$native/sse_decode.cc" ;;
+  json_decode) run json_decode json_decode_fuzz.cc corpus-json "$native/wire/json_keys.cc" "$native/wire/json_scan.cc" "$native/wire/utf8_decode.cc" "$native/wire/sse_decode.cc" ;;
   all)
-    run http1_sse http1_sse_fuzz.cc corpus "$native/http1.cc" "$native/sse.cc"
+    run http1_sse http1_sse_fuzz.cc corpus "$native/wire/http1.cc" "$native/wire/sse.cc"
     tls
-    run json_decode json_decode_fuzz.cc corpus-json "$native/json_keys.cc" "$native/json_scan.cc" "$native/utf8_decode.cc" "$native/sse_decode.cc"
+    run json_decode json_decode_fuzz.cc corpus-json "$native/wire/json_keys.cc" "$native/wire/json_scan.cc" "$native/wire/utf8_decode.cc" "$native/wire/sse_decode.cc"
     ;;
   *)
     echo "fuzz: unknown target '$target' (http1_sse, http1_sse_tls, json_decode, all)" >&2

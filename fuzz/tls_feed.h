@@ -1,7 +1,7 @@
 // The TLS mode of the http1_sse fuzz target (fuzz/run.sh http1_sse_tls): the fuzz input is sent by
 // a TLS server over a socketpair and read back through the engine's own TLS read path
 // (servebench::TlsClient for the SSL, TlsReadSome for each read, TlsKeepReading and TlsReadDrained
-// for how long one readiness reads — native/engine_tls.h), so the parser sees the decrypted bytes
+// for how long one readiness reads — native/engine/engine_tls.h), so the parser sees the decrypted bytes
 // as an engine I/O thread does. The server cuts the bytes into records of fuzzer-chosen sizes and
 // its ciphertext reaches the client's socket in fuzzer-chosen pieces (partial records: SSL_read
 // says WANT_READ mid-record), and the client reads into a buffer that may be smaller than a record
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_tls.h"
+#include "engine/engine_tls.h"
 
 namespace tls_feed {
 
@@ -121,7 +121,7 @@ inline void Run(const uint8_t* data, size_t size, bool eof, uint32_t seed, const
   if (eof) SSL_shutdown(server);  // close_notify; the socket's end follows
   bool settled = false;
   bool ended = false;
-  // One readiness: the engine's loop shape (engine_conn.cc OnReadable) on the engine's functions.
+  // One readiness: the engine's loop shape (engine_loop_conn.cc OnReadable) on the engine's functions.
   auto readable = [&]() {
     for (int round = 0; !settled && !ended && servebench::TlsKeepReading(client, round); ++round) {
       int err = 0;

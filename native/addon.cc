@@ -1,16 +1,10 @@
-// Module init only: each capability has its core in <name>.h/.cc and its JS
-// binding in <name>_binding.cc, which registers its exports through one
-// Register* call here. Every binding throws through errors.h.
+// Module init only: each capability has its plain C++ core in a subfolder (<folder>/<name>.h/.cc)
+// and its JS binding in <name>_binding.cc, which registers its exports through one Register* call
+// here (declared in bindings.h). Every binding throws through common/errors.h. native/README.md
+// maps the folders.
 #include <napi.h>
 
-#include "engine.h"
-#include "hdr.h"
-#include "http1.h"
-#include "mockserver.h"
-#include "power.h"
-#include "sse.h"
-#include "sse_decode.h"
-#include "timeline.h"
+#include "bindings.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);

@@ -1,4 +1,4 @@
-// What crosses the boundary for the native SSE decode (native/sse_decode.h): the field paths an
+// What crosses the boundary for the native SSE decode (native/wire/sse_decode.h): the field paths an
 // endpoint adapter declares, and what the decoder hands back per response. Kept apart from both
 // endpoints/ and records/ so that native.ts, the bottom layer, can type its surface without
 // importing a layer above it.
@@ -10,7 +10,7 @@ export interface DecodeSource {
 }
 
 /**
- * What parse() reads from an SSE event, as field paths, for the native decoder (native/sse_decode.h),
+ * What parse() reads from an SSE event, as field paths, for the native decoder (native/wire/sse_decode.h),
  * which decodes events where they are framed and must give exactly what parse() gives. Paths are
  * dot-separated steps: `key`, `key[*]` (each array element, the first match wins), `(a|b)` (the
  * first of these keys whose value is not null, as `a ?? b`).
@@ -45,7 +45,7 @@ export interface DecodedSlice {
   text: string;
 }
 
-/** One response's decoded SSE events (native/sse_decode.h RecordDecode). */
+/** One response's decoded SSE events (native/wire/sse_decode.h RecordDecode). */
 export interface DecodedStream {
   /** Every event framed, [DONE] and the tail included. */
   events: number;

@@ -31,7 +31,7 @@ export interface Http1ParseResult {
   error: { type: 'parse_error' | 'connection'; message: string } | null;
 }
 
-/** Options of the native stream engine (native/engine.h). */
+/** Options of the native stream engine (native/engine/engine.h). */
 export interface EngineOptions {
   /** Numeric IPv4 or IPv6 address of the target (names are resolved in TS). */
   address: string;
@@ -45,7 +45,7 @@ export interface EngineOptions {
   /** Bytes of one SSE event as received; beyond it the request fails as parse_error (default 16 MiB). */
   maxEventBytes?: number;
   /**
-   * How hard the I/O threads ask to run promptly (native/engine_sched.h): realtime (default; SCHED_FIFO
+   * How hard the I/O threads ask to run promptly (native/engine/engine_sched.h): realtime (default; SCHED_FIFO
    * while lightly loaded, where allowed), raised (short slice, nice -10), normal.
    */
   priority?: 'normal' | 'raised' | 'realtime';
@@ -56,11 +56,11 @@ export interface EngineOptions {
    */
   readCoalesceUs?: number;
   kernelStamps?: boolean;
-  /** Decode SSE payloads on the I/O threads (native/sse_decode.h): EngineBatch.decoded. */
+  /** Decode SSE payloads on the I/O threads (native/wire/sse_decode.h): EngineBatch.decoded. */
   decode?: DecodeSpec;
   /** With `decode`: every payload string comes back too (else only the tail left to TS). */
   keepPayloads?: boolean;
-  /** https:// targets: TLS on every connection (native/engine_tls.h); absent: plain TCP. */
+  /** https:// targets: TLS on every connection (native/engine/engine_tls.h); absent: plain TCP. */
   tls?: EngineTlsOptions;
 }
 
@@ -203,7 +203,7 @@ export interface NativeEngine {
   };
 }
 
-/** What opening one GPU vendor library gave (see native/telemetry_backend.h). */
+/** What opening one GPU vendor library gave (see native/gpu/telemetry_backend.h). */
 export interface PowerLibraryStatus {
   state: 'off' | 'ok' | 'not_found' | 'invalid' | 'init_failed' | 'no_devices';
   /** The path loaded, or the last one tried. */
@@ -248,7 +248,7 @@ export interface PowerPollerOptions {
   capacity?: number;
 }
 
-/** The native GPU power poller (native/power.h); src/telemetry/poller.ts wraps it. */
+/** The native GPU power poller (native/gpu/power.h); src/telemetry/poller.ts wraps it. */
 export interface NativePowerPoller {
   libraries(): { nvidia: PowerLibraryStatus; amd: PowerLibraryStatus };
   devices(): PowerDeviceStatus[];
@@ -260,7 +260,7 @@ export interface NativePowerPoller {
 }
 
 /**
- * One HDR histogram (native/hdr.h): lowest discernible value 1, 1–5 significant digits, int64
+ * One HDR histogram (native/hdr/hdr.h): lowest discernible value 1, 1–5 significant digits, int64
  * counts, auto-resizing. Values are multiplied by `scale` and rounded half up to integers; a
  * negative value is recorded as 0 and counted in `clamped`. count/min/max/mean/std/sum are exact
  * statistics of the recorded (scaled, pre-rounding) values; only percentiles are bucketed. After
@@ -302,7 +302,7 @@ export interface NativeHistogramClass {
   decode(data: Uint8Array): NativeHistogram;
 }
 
-/** Options of the fast mock (native/mockserver.h); src/mock/fast.ts wraps it. */
+/** Options of the fast mock (native/mockserver/mockserver.h); src/mock/fast.ts wraps it. */
 export interface MockServerOptions {
   /** Numeric IPv4 or IPv6 address to bind. */
   host?: string;
@@ -319,7 +319,7 @@ export interface MockServerOptions {
   defaultTokens?: number;
   /** Each event carries "sb_send_ns": the CLOCK_MONOTONIC time of the write() that sent it (19 digits, a string). */
   stampEvents?: boolean;
-  /** Serve TLS with this PEM certificate chain and key (native/mockserver_tls.h); with tlsClientCa, client certificates are required. */
+  /** Serve TLS with this PEM certificate chain and key (native/mockserver/mockserver_tls.h); with tlsClientCa, client certificates are required. */
   tlsCert?: string;
   tlsKey?: string;
   tlsClientCa?: string;
@@ -343,7 +343,7 @@ export interface NativeAddon {
   SseDecoder: new (spec: DecodeSpec) => NativeSseDecoder;
   /**
    * The time-weighted (Effective / Active) metrics of a run, in one call over per-request columns
-   * (see src/metrics/core/timeline.ts, the validating wrapper, and native/timeline.h for the result layout).
+   * (see src/metrics/core/timeline.ts, the validating wrapper, and native/timeline/timeline.h for the result layout).
    * Bad arguments, or a request that breaks start <= generationStart <= end, throw a TypeError
    * with code SB_NATIVE_BAD_ARG.
    */
@@ -356,7 +356,7 @@ export interface NativeAddon {
     windowStart: number,
     windowEnd: number,
   ): Float64Array;
-  /** HDR histograms (native/hdr.h); bad arguments throw a TypeError with code SB_NATIVE_BAD_ARG. */
+  /** HDR histograms (native/hdr/hdr.h); bad arguments throw a TypeError with code SB_NATIVE_BAD_ARG. */
   Histogram: NativeHistogramClass;
   /**
    * Parses one HTTP/1.1 response fed as `chunks` (chunk i stamped i), then a

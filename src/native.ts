@@ -21,7 +21,7 @@ import type { NativeAddon } from './native-types.js';
 export type * from './native-types.js';
 
 /**
- * Every code the addon throws (the `code` of the JS error, set by native/errors.h) and the class it
+ * Every code the addon throws (the `code` of the JS error, set by native/common/errors.h) and the class it
  * becomes on this side. test/unit/native/errors.test.ts checks this table against the codes in
  * native/, both ways.
  */

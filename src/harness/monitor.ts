@@ -77,7 +77,7 @@ export interface HarnessReport {
   };
   /**
    * Native engine only: how its I/O threads were scheduled at the end of the run (SCHED_FIFO while
-   * lightly loaded where allowed, else a raised or normal priority; see native/engine_sched.h).
+   * lightly loaded where allowed, else a raised or normal priority; see native/engine/engine_sched.h).
    */
   io_threads?: { realtime: number; raised: number; normal: number; realtime_demotions: number };
   /**

@@ -10,7 +10,7 @@ export interface ThreadCpu {
   other_s: number;
 }
 
-/** The I/O threads' name (native/engine.cc names them with pthread_setname_np). */
+/** The I/O threads' name (native/engine/engine.cc names them with pthread_setname_np). */
 const IO_THREAD = 'sb-engine-io';
 const TICKS_PER_S = 100;
 

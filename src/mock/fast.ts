@@ -1,4 +1,4 @@
-// `servebench mock --fast`: the mock served by the native addon (native/mockserver*.cc), so a harness
+// `servebench mock --fast`: the mock served by the native addon (native/mockserver/), so a harness
 // benchmark measures the client and not the mock. Same API shapes and output words as the TS mock;
 // no faults, no reasoning, one token per chunk. Zero latency unless --ttft-ms / --itl-ms are given.
 import { InvalidArgumentError, MockStartError } from '../errors.js';

@@ -19,7 +19,7 @@ export function statusError(status: number, body: string): RecordError | null {
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
 /**
- * Malformed responses, typed as the native engine types the same bytes (native/http1.cc): undici's
+ * Malformed responses, typed as the native engine types the same bytes (native/wire/http1.cc): undici's
  * llhttp errors (HTTPParserError, code HPE_*: a bad status line, header or chunk size), a header
  * block over its limit, a body over --max-response-bytes, an unasked-for protocol upgrade.
  */

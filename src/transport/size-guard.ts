@@ -1,5 +1,5 @@
 // The size caps as the undici transport enforces them while a response streams in (the native engine
-// enforces the same caps on its I/O thread, native/engine_req.cc): the body's bytes, and the bytes of
+// enforces the same caps on its I/O thread, native/engine/engine_request_state.cc): the body's bytes, and the bytes of
 // the SSE event being received since the last blank line. Per chunk it costs a few native searches
 // from the chunk's end, never a JS loop over the bytes or the events.
 import type { RecordError } from '../records/types.js';

@@ -1,5 +1,5 @@
 // SSE framing of one buffered response body: a thin, validating wrapper over
-// the native framer (one native call per response, see native/sse.cc).
+// the native framer (one native call per response, see native/wire/sse.cc).
 import type { DecodeSpec } from '../endpoints/types.js';
 import { NativeArgumentError } from '../errors.js';
 import { callNative, native, type NativeSseDecoder, type SseDecoded, type SseFrames } from '../native.js';
@@ -21,7 +21,7 @@ export function frameSse(chunks: readonly Uint8Array[], stamps: readonly bigint[
 }
 
 /**
- * Frames and decodes responses, one native call each (native/sse_decode.h): the events' texts,
+ * Frames and decodes responses, one native call each (native/wire/sse_decode.h): the events' texts,
  * token stamps, usage and spec-decode values per response instead of one string per event.
  */
 export class SseDecoder {

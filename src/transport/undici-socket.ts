@@ -1,11 +1,11 @@
 // Per-connection bookkeeping for the undici transport, installed through its connector:
 // - an interim `100 Continue` head is dropped before undici's parser sees it: undici 7's HTTP/1.1
-//   client destroys the socket on a 100 it did not ask for, where native/http1.cc skips every 1xx
+//   client destroys the socket on a 100 it did not ask for, where native/wire/http1.cc skips every 1xx
 //   (undici handles the other 1xx itself);
 // - which connection each request went out on, whether an earlier request had used it, and how many
 //   bytes it had read by then. A request whose kept-alive connection closed before one byte of its
 //   response came is one the server never answered: the transport re-sends it once, as the native
-//   engine does (IoLoop::ConnFailed in native/engine_conn.cc).
+//   engine does (IoLoop::ConnFailed in native/engine/engine_loop_conn.cc).
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
 

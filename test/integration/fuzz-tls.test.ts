@@ -1,6 +1,6 @@
 // The http1_sse fuzz target in its TLS mode (fuzz/run.sh http1_sse_tls), briefly: built with clang's
 // libFuzzer, ASan and UBSan against the system libssl, it sends each input over TLS in fuzzer-chosen
-// record and piece sizes and reads it back through the engine's TLS read path (native/engine_tls.cc),
+// record and piece sizes and reads it back through the engine's TLS read path (native/engine/engine_tls.cc),
 // checking the parser's outcome against the plain feed. Any crash, sanitizer report or mismatch
 // exits non-zero. Needs clang, libfuzzer and libssl-dev (fuzz/run.sh names them when missing).
 import { execFile } from 'node:child_process';

@@ -18,42 +18,37 @@ import { makeTestCerts } from '../helpers/tls-certs.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = [
-  'errors.cc',
-  'js_values.cc',
-  'sse.cc',
-  'sse_binding.cc',
-  'http1.cc',
-  'http1_binding.cc',
-  'engine.cc',
-  'engine_loop.cc',
-  'engine_requests.cc',
-  'engine_gate.cc',
-  'engine_conn.cc',
-  'engine_read.cc',
-  'engine_tls.cc',
-  'engine_req.cc',
-  'engine_sched.cc',
-  'engine_batch_binding.cc',
-  'engine_binding.cc',
-  'engine_options_binding.cc',
-  'mockserver.cc',
-  'mockserver_stream.cc',
-  'mockserver_format.cc',
-  'mockserver_binding.cc',
-  'mockserver_tls.cc',
-  'json_keys.cc',
-  'json_scan.cc',
-  'utf8_decode.cc',
-  'sse_decode.cc',
-  'sse_decode_binding.cc',
+  'common/errors.cc',
+  'common/js_values.cc',
+  'wire/sse.cc',
+  'wire/sse_binding.cc',
+  'wire/http1.cc',
+  'wire/http1_binding.cc',
+  'engine/engine.cc',
+  'engine/engine_loop.cc',
+  'engine/engine_loop_requests.cc',
+  'engine/engine_loop_gate.cc',
+  'engine/engine_loop_conn.cc',
+  'engine/engine_loop_recv.cc',
+  'engine/engine_tls.cc',
+  'engine/engine_request_state.cc',
+  'engine/engine_sched.cc',
+  'engine/engine_batch_binding.cc',
+  'engine/engine_binding.cc',
+  'engine/engine_options_binding.cc',
+  'mockserver/mockserver.cc',
+  'mockserver/mockserver_stream.cc',
+  'mockserver/mockserver_format.cc',
+  'mockserver/mockserver_binding.cc',
+  'mockserver/mockserver_tls.cc',
+  'wire/json_keys.cc',
+  'wire/json_scan.cc',
+  'wire/utf8_decode.cc',
+  'wire/sse_decode.cc',
+  'wire/sse_decode_binding.cc',
 ].map((f) => path.join(ROOT, 'native', f));
 
-const INIT = `#include <napi.h>
-#include "engine.h"
-#include "http1.h"
-#include "mockserver.h"
-#include "sse.h"
-#include "sse_decode.h"
+const INIT = `#include "bindings.h"
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   servebench::RegisterSse(env, exports);
   servebench::RegisterSseDecode(env, exports);
@@ -69,8 +64,8 @@ NODE_API_MODULE(servebench_asan, Init)
 async function buildAsanModule(): Promise<string> {
   const hash = crypto.createHash('sha256');
   for (const f of SOURCES) hash.update(fs.readFileSync(f));
-  for (const h of fs.readdirSync(path.join(ROOT, 'native')).filter((f) => f.endsWith('.h')))
-    hash.update(fs.readFileSync(path.join(ROOT, 'native', h)));
+  const headers = fs.readdirSync(path.join(ROOT, 'native'), { recursive: true, encoding: 'utf8' });
+  for (const h of headers.filter((f) => f.endsWith('.h')).sort()) hash.update(fs.readFileSync(path.join(ROOT, 'native', h)));
   hash.update(INIT);
   const dir = path.join(os.tmpdir(), `servebench-asan-${hash.digest('hex').slice(0, 16)}`);
   const out = path.join(dir, 'servebench_asan.node');
@@ -128,7 +123,7 @@ const credit = (t = null) => ({ index: n, phase: 'profiling', x_request_id: \`a\
 // 1. The fast mock and the engine: streams, non-streaming, cancellations, scheduled sends, the slot gate, two threads each, coalescing reads.
 const mock = new native.MockServer({ port: 0, workers: 2, itlMs: 1, words: [' the', ' of'], stampEvents: true });
 const url = \`http://127.0.0.1:\${mock.port()}\`;
-// Payloads decoded on the I/O threads (native/sse_decode.cc), reads coalesced.
+// Payloads decoded on the I/O threads (native/wire/sse_decode.cc), reads coalesced.
 const t = new NativeTransport({ baseUrl: url, address: '127.0.0.1', connections: 24, requestTimeoutMs: 20_000, threads: 2, readCoalesceUs: 50, decode: { spec: chatAdapter.decodeSpec, keepPayloads: false } });
 // Half the connections opened ahead of the load (--preconnect), the rest on demand.
 if ((await t.preconnect(12, 10_000)).opened !== 12) fail('preconnect opened too few');

@@ -1,7 +1,7 @@
 // The standard compressed HdrHistogram form ("HISTFAAA…"): base64 of
 //   int32 cookie 0x1c849314 | int32 length | zlib-deflated V2 encoding (big-endian),
 // as HdrHistogram (Java) and hdr-histogram-js's encodeIntoCompressedBase64 write it.
-// The V2 payload itself is built and parsed in C++ (native/hdr_codec.cc); the zlib envelope is
+// The V2 payload itself is built and parsed in C++ (native/hdr/hdr_codec.cc); the zlib envelope is
 // done here with node:zlib, so the addon links no zlib of its own (node's bundled one is not
 // guaranteed to export its symbols everywhere, and the system's needs -dev headers).
 import zlib from 'node:zlib';

@@ -1,4 +1,4 @@
-// MetricHistogram: one metric's native HDR histogram (native/hdr.h) and the value scale of its
+// MetricHistogram: one metric's native HDR histogram (native/hdr/hdr.h) and the value scale of its
 // unit. Every distribution in the summary is read from one of these (see stats.ts, compute.ts).
 //
 // Scale: the histogram records integers (values are rounded half up), so a value is recorded as
@@ -44,7 +44,7 @@ export interface MetricHistogramOptions {
 
 /** Values are staged in JS and handed to C++ in batches of this many (one native call each). */
 const STAGE = 4096;
-/** The native histogram refuses a value at or above this once scaled (native/hdr.h kMaxValue). */
+/** The native histogram refuses a value at or above this once scaled (native/hdr/hdr.h kMaxValue). */
 const HDR_LIMIT = 2 ** 62;
 
 export function checkSignificantDigits(digits: unknown, what = 'significant digits'): number {

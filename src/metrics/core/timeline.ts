@@ -1,10 +1,10 @@
 // The timeline integration of a run's request columns (a sweep line): a thin, validating wrapper
-// over the one native call (native/timeline.h), decoding its Float64Array into named rows.
+// over the one native call (native/timeline/timeline.h), decoding its Float64Array into named rows.
 import { NativeArgumentError } from '../../errors.js';
 import { callNative, native } from '../../native.js';
 
 /**
- * The step functions the sweep reduces, in the order of the native result (native/timeline.h
+ * The step functions the sweep reduces, in the order of the native result (native/timeline/timeline.h
  * TimelineRow). Per-user rows divide a throughput by the matching concurrency on each segment (0 where
  * that concurrency is 0); `active_*` rows are the same curves restricted to the time when their
  * phase has a request in flight (decode, prefill, or any).
@@ -40,7 +40,7 @@ export interface TimeWeightedStats {
   max: number;
 }
 
-/** Per-row stats in the native layout (native/timeline.h TimelineStat). */
+/** Per-row stats in the native layout (native/timeline/timeline.h TimelineStat). */
 const STATS = ['avg', 'p50', 'p90', 'p95', 'p99', 'max', 'weight_ns'] as const;
 const HEADER = 3;
 

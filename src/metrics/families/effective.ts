@@ -3,7 +3,7 @@
 //
 // Effective: the time-weighted average of a step function over the whole run window (first credit
 // to last response). Active: the same, over the time when the curve's phase has a request in
-// flight. Both report duration-weighted percentiles. The curves (native/timeline.h) treat each
+// flight. Both report duration-weighted percentiles. The curves (native/timeline/timeline.h) treat each
 // successful request as in prefill on [start, first token) and in decode on [first token, end),
 // end being where its request_latency ends (the last content response), without a first token in
 // prefill for its whole life:

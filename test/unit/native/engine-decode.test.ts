@@ -1,4 +1,4 @@
-// The native decode inside both transports: the engine's I/O threads (native/engine_req.cc) and
+// The native decode inside both transports: the engine's I/O threads (native/engine/engine_request_state.cc) and
 // the undici transport's one call per response give the records the TS adapter gives.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';

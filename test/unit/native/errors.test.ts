@@ -1,5 +1,5 @@
 // One error path across the native boundary: every SB_* code the C++ sources throw has its class
-// in NATIVE_ERRORS (src/native.ts), every binding throws through native/errors.h, and real native
+// in NATIVE_ERRORS (src/native.ts), every binding throws through native/common/errors.h, and real native
 // failures reach callers of the TS wrappers as that class (code, message, instanceof).
 import fs from 'node:fs';
 import net from 'node:net';
@@ -19,7 +19,7 @@ import { frameSse } from '../../../src/transport/sse.js';
 
 const NATIVE_DIR = path.resolve('native');
 const sources = fs
-  .readdirSync(NATIVE_DIR)
+  .readdirSync(NATIVE_DIR, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.cc') || f.endsWith('.h'))
   .map((f) => ({ file: f, text: fs.readFileSync(path.join(NATIVE_DIR, f), 'utf8') }));
 
@@ -72,7 +72,7 @@ describe('the native error table', () => {
     expect(new TypeError('m')).not.toBeInstanceOf(ServebenchError);
   });
 
-  it('every binding throws through native/errors.h, and sits in a *_binding.cc', () => {
+  it('every binding throws through native/common/errors.h, and sits in a *_binding.cc', () => {
     const declared = new Set<string>();
     const defined = new Map<string, string>();
     for (const { file, text } of sources) {
@@ -80,14 +80,14 @@ describe('the native error table', () => {
         if (m[2] === ';') declared.add(m[1]);
         else defined.set(m[1], file);
       }
-      if (file === 'errors.cc' || file === 'errors.h') continue;
+      if (file === path.join('common', 'errors.cc') || file === path.join('common', 'errors.h')) continue;
       expect(text, file).not.toMatch(/(Type|Range)?Error::New\(/);
       expect(text, file).not.toMatch(/\.Set\("code"/);
     }
     expect(declared.size).toBeGreaterThanOrEqual(7);
     expect([...defined.keys()].sort()).toEqual([...declared].sort());
     for (const [fn, file] of defined) expect(file, fn).toMatch(/_binding\.cc$/);
-    const core = ['sse.cc', 'power.cc'].map((f) => fs.readFileSync(path.join(NATIVE_DIR, f), 'utf8'));
+    const core = [path.join('wire', 'sse.cc'), path.join('gpu', 'power.cc')].map((f) => fs.readFileSync(path.join(NATIVE_DIR, f), 'utf8'));
     for (const text of core) expect(text).not.toMatch(/napi/i);
   });
 });

@@ -1,4 +1,4 @@
-// The native histogram's weighted recording and mode (native/hdr.h: RecordWeighted, Mode).
+// The native histogram's weighted recording and mode (native/hdr/hdr.h: RecordWeighted, Mode).
 import { describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
 

@@ -1,4 +1,4 @@
-// The native HDR histogram (native/hdr.h) through its JS class, against exact sorting and against
+// The native HDR histogram (native/hdr/hdr.h) through its JS class, against exact sorting and against
 // hdr-histogram-js (the reference implementation's TypeScript port) as an oracle.
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';

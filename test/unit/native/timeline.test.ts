@@ -1,4 +1,4 @@
-// Golden tests of the native sweep line (native/timeline.cc through src/metrics/core/timeline.ts): small
+// Golden tests of the native sweep line (native/timeline/timeline.cc through src/metrics/core/timeline.ts): small
 // schedules computed by hand below, then randomised agreement with the plain JS sweep
 // (bench/timeline-js.js), and bad arguments.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The native decoder (native/sse_decode.h) gives exactly the records the TS adapters give:
+// The native decoder (native/wire/sse_decode.h) gives exactly the records the TS adapters give:
 // fixture payloads, the fuzz corpus and seeded random streams, through both paths.
 import fs from 'node:fs';
 import path from 'node:path';
