@@ -1,8 +1,106 @@
 // Import rules for src/ (npm run check:cycles). Type-only imports count: a type cycle is still a
 // cycle in the design, so the TypeScript sources are read before compilation drops them.
+
+// The layers of src/, bottom to top (docs/ARCHITECTURE.md, "Layers"). A folder imports only itself
+// and the folders before it; the rules below are generated from this list, so a new folder is one
+// entry here. `model/` is the ground floor (the shared vocabulary: it imports nothing else of src/);
+// the root files (errors.ts, secrets.ts, warnings.ts, timers.ts, version.ts, native*.ts) sit on it
+// and import only `model/`. `config/` is the assembly layer: it reads every feature's flags into
+// RunConfig, from option types that live in each feature's own folder, so no feature imports it.
+// mock/ and kube/ stand beside the layers (their own rules at the end).
+const LAYERS = [
+  'tokenizer',
+  'endpoints',
+  'dataset',
+  'transport',
+  'metrics',
+  'records',
+  'telemetry',
+  'export',
+  'server-metrics',
+  'timeslices',
+  'report',
+  'compare',
+  'load',
+  'harness',
+  'ui',
+  'config',
+  'run',
+  'cli',
+];
+
+// Imports allowed against the order, each with its reason: { from: folder, to: folder, why }. None today.
+const EXCEPTIONS = [];
+
+// One file allowed against the order, each with its reason: { file, to: folders, why }.
+const FILE_EXCEPTIONS = [
+  {
+    file: 'transport/router.ts',
+    to: ['load', 'config'],
+    why: "The router (undici's Agent to the transports' Pools) sits with the transports but picks each request's target by load/target-choice.ts from the run's --url/--model flags, and hands load/ its slot gate (load/types.ts SlotGate); until those take a settings slice of their own.",
+  },
+];
+
+/** One rule per layer: nothing in it imports a folder above it (an exception's target excepted). */
+function layerRules() {
+  const esc = (f) => f.replace(/[.]/g, '\\.');
+  const folderRules = LAYERS.map((name, i) => {
+    const above = LAYERS.slice(i + 1).filter((to) => !EXCEPTIONS.some((e) => e.from === name && e.to === to));
+    const files = FILE_EXCEPTIONS.filter((e) => e.file.startsWith(`${name}/`)).map((e) => `^src/${esc(e.file)}$`);
+    return {
+      name: `layer-${name}`,
+      severity: 'error',
+      comment: `${name}/ sits below ${above.join(', ')}: it never imports them (LAYERS in .dependency-cruiser.cjs).`,
+      from: { path: `^src/${name}/`, ...(files.length > 0 ? { pathNot: files.join('|') } : {}) },
+      to: { path: `^src/(${above.join('|')})/` },
+    };
+  }).filter((r) => !r.to.path.startsWith('^src/()/'));
+  const fileRules = FILE_EXCEPTIONS.map((e) => {
+    const name = e.file.split('/')[0];
+    const above = LAYERS.slice(LAYERS.indexOf(name) + 1).filter((to) => !e.to.includes(to));
+    return {
+      name: `layer-${e.file.replace(/[/.]/g, '-')}`,
+      severity: 'error',
+      comment: `${e.file} imports ${e.to.join(', ')} against the order (${e.why}); nothing else above ${name}/.`,
+      from: { path: `^src/${esc(e.file)}$` },
+      to: { path: `^src/(${above.join('|')})/` },
+    };
+  });
+  return [...folderRules, ...fileRules];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'model-is-the-ground-floor',
+      severity: 'error',
+      comment: 'model/ (the vocabulary every stage shares) imports nothing of src/ outside it.',
+      from: { path: '^src/model/' },
+      to: { path: '^src/', pathNot: '^src/model/' },
+    },
+    {
+      name: 'root-files-on-the-ground-floor',
+      severity: 'error',
+      comment: 'The root files (errors.ts, secrets.ts, native.ts, …) import only model/ and each other.',
+      from: { path: '^src/[^/]+$' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/model/' },
+    },
+    ...layerRules(),
+    {
+      name: 'mock-stands-apart',
+      severity: 'error',
+      comment: 'mock/ is a server of its own (servebench mock, the tests): it reads the root files only.',
+      from: { path: '^src/mock/' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/mock/' },
+    },
+    {
+      name: 'mock-only-from-cli-and-run',
+      severity: 'error',
+      comment: 'Only cli/ (the mock command) and run/ (a run without --url starts it) import mock/.',
+      from: { path: '^src/', pathNot: '^src/(mock|cli|run)/' },
+      to: { path: '^src/mock/' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -37,7 +37,7 @@ export async function run(ctx) {
   const moon = await importDist('dataset/mooncake.js');
   const single = await importDist('dataset/single-turn.js');
   const synth = await importDist('tokenizer/synthesize.js');
-  const rngMod = await importDist('dataset/rng.js');
+  const rngMod = await importDist('model/rng.js');
   if (!load || !moon || !single || !synth || !rngMod) return { tables: [], notes: ['dist/ is not built: run `npm run build:ts` first'] };
   const tok = await load.loadTokenizer();
   synth.getTokenPool(tok);

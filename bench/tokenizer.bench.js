@@ -26,7 +26,7 @@ function p(xs, q) {
 export async function run(ctx) {
   const load = await importDist('tokenizer/load.js');
   const synth = await importDist('tokenizer/synthesize.js');
-  const rngMod = await importDist('dataset/rng.js');
+  const rngMod = await importDist('model/rng.js');
   if (!load || !synth || !rngMod) {
     return { tables: [], notes: ['dist/ is not built: run `npm run build:ts` first'] };
   }

@@ -1,5 +1,5 @@
 // The addon's typed surface: what each native call takes and returns (src/native.ts loads it).
-import type { DecodeSpec, DecodedStream } from './native-decode.js';
+import type { DecodeSpec, DecodedStream } from './model/decoded.js';
 
 export interface SseFrames {
   /** `data:` payload of each complete event, in order. */

@@ -6,6 +6,21 @@
 
 export const REDACTED = '<redacted>';
 
+/** Header names whose values are written as given: they describe the request, never authorise it. */
+export const HARMLESS_HEADERS: readonly string[] = [
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'connection',
+  'content-type',
+  'user-agent',
+];
+
+export function isHarmlessHeader(name: string): boolean {
+  return HARMLESS_HEADERS.includes(name.toLowerCase());
+}
+
 /**
  * Values shorter than this are not searched for in free text: they would blank ordinary words and
  * numbers. The config still redacts them (config/redact.ts).
@@ -38,24 +53,6 @@ export class Scrubber {
     this.pattern.lastIndex = 0;
     return this.pattern.test(s) ? s.replace(this.pattern, REDACTED) : s;
   }
-
-  /** A copy of plain JSON-like data (objects, arrays, strings, numbers, bigints) with every string and key scrubbed. */
-  value<T>(v: T): T {
-    if (this.pattern === null) return v;
-    return this.walk(v) as T;
-  }
-
-  private walk(v: unknown): unknown {
-    if (typeof v === 'string') return this.text(v);
-    if (v === null || typeof v !== 'object') return v;
-    if (Array.isArray(v)) return v.map((x) => this.walk(x));
-    const proto = Object.getPrototypeOf(v) as unknown;
-    // Class instances (a Map, a typed array) are not plain data: left as they are.
-    if (proto !== Object.prototype && proto !== null) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[this.text(k)] = this.walk(x);
-    return out;
-  }
 }
 
 let current = new Scrubber([]);
@@ -79,9 +76,4 @@ export function clearSecrets(): void {
 /** Free text with every known secret replaced. */
 export function scrub(text: string): string {
   return current.text(text);
-}
-
-/** JSON-like data with every known secret replaced in its strings (see Scrubber.value). */
-export function scrubValue<T>(v: T): T {
-  return current.value(v);
 }

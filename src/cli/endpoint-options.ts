@@ -1,6 +1,6 @@
-// The flags of the embeddings, rankings and Anthropic Messages endpoint types (config/endpoint-settings.ts).
+// The flags of the embeddings, rankings and Anthropic Messages endpoint types (endpoints/settings.ts).
 import type { Options } from 'yargs';
-import { ENDPOINT_DEFAULTS, RANKINGS_FLAVORS } from '../config/endpoint-settings.js';
+import { ENDPOINT_DEFAULTS, RANKINGS_FLAVORS } from '../endpoints/settings.js';
 
 export function endpointTypeOptions(group: string): Record<string, Options> {
   const d = ENDPOINT_DEFAULTS;

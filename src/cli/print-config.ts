@@ -3,7 +3,7 @@
 // the harmless ones, and the credentials of the URL.
 import type { Options } from 'yargs';
 import { stringify } from 'yaml';
-import { isHarmlessHeader, REDACTED } from '../config/redact.js';
+import { isHarmlessHeader, REDACTED } from '../secrets.js';
 
 function redactFlag(name: string, value: unknown): unknown {
   if (name === 'api-key') return REDACTED;

@@ -4,7 +4,7 @@ import { DEFAULTS, ENDPOINT_TYPES, MAX_READ_COALESCE_US } from '../config/defaul
 import { endpointTypeOptions } from './endpoint-options.js';
 import { loadOptions } from './load-options.js';
 import { mediaOptions } from './media-options.js';
-import { limitOptions } from './limit-options.js';
+import { searchOptions } from './search-options.js';
 import { targetOptions } from './target-options.js';
 import { templateOptions } from './template-options.js';
 
@@ -66,7 +66,7 @@ export const profileOptions: Record<string, Options> = {
   'benchmark-duration': { type: 'number', group: G_LOAD, describe: 'profile for this many seconds' },
   'warmup-request-count': { type: 'number', group: G_LOAD, describe: 'requests sent before profiling, excluded from metrics' },
   ...loadOptions,
-  ...limitOptions,
+  ...searchOptions,
   'request-timeout-seconds': { type: 'number', group: G_LOAD, describe: `per-request timeout (default ${DEFAULTS.request_timeout_s})` },
   transport: {
     type: 'string',

@@ -1,6 +1,6 @@
-// The flags of several targets in one run (config/targets.ts): URL weights, model selection.
+// The flags of several targets in one run (config/target-flags.ts): URL weights, model selection.
 import type { Options } from 'yargs';
-import { MODEL_SELECTION_STRATEGIES } from '../config/targets.js';
+import { MODEL_SELECTION_STRATEGIES } from '../load/target-choice.js';
 
 const G_ENDPOINT = 'Endpoint:';
 

@@ -1,4 +1,6 @@
 // Defaults shared by the CLI help and validation.
+import { DEFAULT_ISL } from '../dataset/config.js';
+import { DEFAULT_SIZE_CAPS } from '../transport/types.js';
 
 /**
  * --read-coalesce-us: the default window, and the most it may be (the engine takes up to 10 ms).
@@ -8,12 +10,6 @@
 export const DEFAULT_READ_COALESCE_US = 0;
 export const MAX_READ_COALESCE_US = 10_000;
 
-/**
- * The longest prompt, in tokens, servebench synthesizes (--isl, a trace's input_length, prefixes):
- * the longest context window any model offers (10M tokens). Past it the prompt text would near
- * V8's string limit and no server could take it; a larger value is bad input.
- */
-export const MAX_PROMPT_TOKENS = 10_000_000;
 /** The bounds of --max-response-bytes and --max-event-bytes (the native engine keeps 32-bit offsets). */
 export const MIN_SIZE_CAP = 1024;
 export const MAX_SIZE_CAP = 1024 * 1024 * 1024;
@@ -27,7 +23,7 @@ export const DEFAULTS = {
   request_count: 100,
   warmup_request_count: 0,
   request_timeout_s: 600,
-  isl_mean: 128,
+  isl_mean: DEFAULT_ISL,
   isl_stddev: 0,
   osl_mean: 64,
   osl_stddev: 0,
@@ -44,10 +40,9 @@ export const DEFAULTS = {
   preconnect: true,
   // Stamp reads when recv() returns; --kernel-stamps: with the kernel's receive time (docs/transports.md, Kernel receive stamps).
   kernel_stamps: false,
-  // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes): far above
-  // any real completion, low enough that a runaway server cannot exhaust memory.
-  max_response_bytes: 64 * 1024 * 1024,
-  max_event_bytes: 16 * 1024 * 1024,
+  // Caps on one response's body and one SSE event (--max-response-bytes, --max-event-bytes).
+  max_response_bytes: DEFAULT_SIZE_CAPS.maxResponseBytes,
+  max_event_bytes: DEFAULT_SIZE_CAPS.maxEventBytes,
   /** Most --record-workers accepted; the default is the cores left to spare (defaultRecordWorkers). */
   record_workers_max: 64,
   // AIPerf's defaults (usage discrepancy 10 %; OSL mismatch 5 % capped at 50 tokens; probes every 1 s).

@@ -1,25 +1,9 @@
 // Which values of a run config are secret, and the config as it may be written. Every header value
 // is a secret except those of a short allow-list of names that never carry one; the scrubbing of
 // free text and artifacts is src/secrets.ts's.
-import { REDACTED } from '../secrets.js';
+import { isHarmlessHeader, REDACTED } from '../secrets.js';
+import { basicToken } from '../endpoints/auth.js';
 import type { RunConfig } from './types.js';
-
-export { REDACTED };
-
-/** Header names whose values are written as given: they describe the request, never authorise it. */
-export const HARMLESS_HEADERS: readonly string[] = [
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'cache-control',
-  'connection',
-  'content-type',
-  'user-agent',
-];
-
-export function isHarmlessHeader(name: string): boolean {
-  return HARMLESS_HEADERS.includes(name.toLowerCase());
-}
 
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -50,11 +34,6 @@ function credentialParts(value: string): string[] {
     if (i > 0) out.push(pair, pair.slice(i + 1));
   }
   return out;
-}
-
-/** The Basic token of URL credentials: base64 of user:pass (RFC 7617). */
-export function basicToken(c: { username: string; password: string }): string {
-  return Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64');
 }
 
 /** Every secret value a run knows: to be scrubbed from every string it writes (src/secrets.ts). */

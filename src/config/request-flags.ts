@@ -1,13 +1,13 @@
 // The flags that shape each request: --url (credentials taken apart), -H/--header, --extra-inputs.
 import { badFlag as bad } from '../errors.js';
-import type { UrlCredentials } from './types.js';
+import type { UrlCredentials } from '../endpoints/auth.js';
 
 /** Strips user:pass@ from a URL-like text, so that no message echoes it. */
 function withoutUserinfo(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
-/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, config/auth.ts). */
+/** --url: origin + base path (endpoint paths are appended to it), and its credentials apart (sent as Basic auth, endpoints/auth.ts). */
 export function parseUrl(raw: string): { url: string; credentials: UrlCredentials | null } {
   let u: URL;
   try {

@@ -1,6 +1,6 @@
 // Sharded runs (issue 18): one load, defined once for the whole run, split among N shard processes
-// (plain hosts, or the pods of a Kubernetes Indexed Job). The flags are parsed here, and the pure
-// partition rules live here too, so that load/ and dataset/ apply the same ones:
+// (plain hosts, or the pods of a Kubernetes Indexed Job). The flags are parsed here; the pure
+// partition rules live in load/shard-plan.ts (dataset/shard-source.ts walks draws by the same rule):
 // - a count (concurrency, request count, warmup count, a cap) goes out as ⌊total/N⌋ each, the
 //   first total mod N shards one more;
 // - a stream of draws (dataset entries, synthetic prompts, arrivals, trace entries) goes round
@@ -77,32 +77,4 @@ export function parseShardFlags(f: ShardFlags, env: NodeJS.ProcessEnv, nowMs: nu
     );
   }
   return Object.freeze({ index, count, start_at_unix_ms: startAt, start_at_max_late_s: maxLate });
-}
-
-/** This shard's part of a count: ⌊total/count⌋, plus one for the first total mod count shards. */
-export function shareOf(total: number, index: number, count: number): number {
-  return Math.floor(total / count) + (index < total % count ? 1 : 0);
-}
-
-/** Whether draw `j` (0-based) of the run's stream belongs to shard `index`. */
-export function ownsDraw(j: number, index: number, count: number): boolean {
-  return j % count === index;
-}
-
-/** The global draw index of this shard's `k`-th draw. */
-export function globalDraw(k: number, index: number, count: number): number {
-  return index + k * count;
-}
-
-/** The items of a list this shard owns (round robin), in order. */
-export function partition<T>(items: readonly T[], index: number, count: number): T[] {
-  const out: T[] = [];
-  for (let j = index; j < items.length; j += count) out.push(items[j]);
-  return out;
-}
-
-/** `shareOf` for a count that must give each shard at least one (a concurrency, a request count). */
-export function shareAtLeastOne(flag: string, total: number, shard: ShardConfig): number {
-  if (total < shard.count) bad('shard-count', `${shard.count} shards cannot split --${flag} ${total}: each needs at least 1`);
-  return shareOf(total, shard.index, shard.count);
 }

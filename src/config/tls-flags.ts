@@ -2,7 +2,7 @@
 // readability here (one line naming the flag, exit 2); their contents are read only by the transports.
 import fs from 'node:fs';
 import { InvalidArgumentError } from '../errors.js';
-import type { TlsSettings } from './types.js';
+import type { TlsSettings } from '../transport/tls.js';
 
 export interface TlsFlags {
   'ca-cert'?: string;

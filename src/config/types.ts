@@ -2,48 +2,21 @@
 import type { DatasetConfig } from '../dataset/config.js';
 import type { MediaConfig } from '../dataset/media-config.js';
 import type { LoadConfig } from '../load/config.js';
-import type { OverSaturationConfig, SearchConfig } from '../load/limits.js';
+import type { OverSaturationConfig, SearchConfig } from '../load/search-flags.js';
 import type { GpuTelemetryConfig } from '../telemetry/types.js';
 import type { ServerMetricsConfig } from '../server-metrics/options.js';
 import type { StatisticsSettings } from './statistics.js';
-import type { TargetsConfig } from './targets.js';
+import type { TargetsConfig } from './target-flags.js';
 import type { TemplateSettings } from '../endpoints/template-config.js';
-import type { EndpointSettings } from './endpoint-settings.js';
+import type { EndpointSettings } from '../endpoints/settings.js';
+import type { ExportLevel } from '../export/records.js';
+import type { NetworkLatencySettings } from '../transport/network-calibration.js';
+import type { TlsSettings } from '../transport/tls.js';
+import type { UrlCredentials } from '../endpoints/auth.js';
+import type { EndpointType } from '../endpoints/types.js';
 import type { ShardConfig } from './shard.js';
 
-export type EndpointType =
-  | 'chat'
-  | 'completions'
-  | 'embeddings'
-  | 'rankings'
-  | 'responses'
-  | 'messages'
-  | 'transcriptions'
-  | 'image_generation'
-  | 'video_generation'
-  | 'template'
-  | 'realtime';
-export type ExportLevel = 'summary' | 'records' | 'raw';
 export type UiMode = 'auto' | 'none';
-
-/** Credentials in --url (http://user:pass@host), percent-decoded. */
-export interface UrlCredentials {
-  readonly username: string;
-  readonly password: string;
-}
-
-/** --ca-cert, --insecure, --client-cert, --client-key: TLS for https:// URLs, on either transport (transport/tls.ts). */
-export interface TlsSettings {
-  /** --insecure / -k: no certificate verification. */
-  readonly insecure: boolean;
-  /** --ca-cert: extra trusted CAs (PEM file), on top of the system store and NODE_EXTRA_CA_CERTS. */
-  readonly ca_cert: string | null;
-  /** --client-cert / --client-key: mTLS (PEM file paths; the key's contents are never copied anywhere). */
-  readonly client_cert: string | null;
-  readonly client_key: string | null;
-  /** With --insecure: the warning printed at start, repeated here so the export's config carries it. */
-  readonly warning: string | null;
-}
 
 export interface MockSettings {
   ttft_ms: number | null;
@@ -54,15 +27,6 @@ export interface MockSettings {
 export interface GoodputSlo {
   readonly tag: string;
   readonly value: number;
-}
-
-/** Network RTT calibration: off, probed (--network-latency-automatic) or given (--network-latency-mean). */
-export interface NetworkLatencySettings {
-  readonly mode: 'off' | 'automatic' | 'fixed';
-  /** The given mean RTT in ms (mode 'fixed'), else null. */
-  readonly mean_ms: number | null;
-  /** Seconds between TCP handshake probes (mode 'automatic'). */
-  readonly ping_interval_s: number;
 }
 
 /** Settings of the metric catalogue (usage, OSL mismatch, goodput, network, HTTP trace display). */
@@ -87,7 +51,7 @@ export interface RunConfig {
   readonly endpoint: string;
   readonly streaming: boolean;
   readonly api_key: string | null;
-  /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (config/auth.ts). */
+  /** Credentials given in --url (stripped from `url`), sent as Basic auth unless an API key is given (endpoints/auth.ts). */
   readonly url_credentials: UrlCredentials | null;
   /** Every --url (the first is `url`) and --model (the first is `model`), and how requests are spread over them. */
   readonly targets: TargetsConfig;
@@ -95,7 +59,7 @@ export interface RunConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Merged into every request body. */
   readonly extra_inputs: Readonly<Record<string, unknown>>;
-  /** Embeddings batching, rankings flavor and passages, the Anthropic version (config/endpoint-settings.ts). */
+  /** Embeddings batching, rankings flavor and passages, the Anthropic version (endpoints/settings.ts). */
   readonly endpoint_settings: EndpointSettings;
 
   readonly concurrency: number;

@@ -10,36 +10,38 @@ import {
   DEFAULTS,
   ENDPOINT_PATHS,
   ENDPOINT_TYPES,
-  MAX_PROMPT_TOKENS,
   MAX_READ_COALESCE_US,
   MAX_SIZE_CAP,
   MIN_SIZE_CAP,
   SERVER_TOKENIZER,
 } from './defaults.js';
+import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import { parseGoodputSpec } from '../metrics/families/goodput.js';
-import type { EndpointType, ExportLevel, MetricSettings, RunConfig, UiMode } from './types.js';
+import type { EndpointType } from '../endpoints/types.js';
+import type { ExportLevel } from '../export/records.js';
+import type { MetricSettings, RunConfig, UiMode } from './types.js';
 import { parseDatasetFlags, type DatasetFlags } from '../dataset/config.js';
 import { parseLoadFlags, type LoadFlags } from '../load/config.js';
-import { parseOverSaturationFlags, parseSearchFlags, type LimitFlags } from '../load/limits.js';
+import { parseOverSaturationFlags, parseSearchFlags, type SearchFlags } from '../load/search-flags.js';
 import { stagesDurationNs } from '../load/stages.js';
 import { parseStatisticsFlags, type StatisticsFlags } from './statistics.js';
 import { parseTlsFlags, type TlsFlags } from './tls-flags.js';
-import { listOf, parseModels, parseTargets, type TargetFlags } from './targets.js';
+import { listOf, parseModels, parseTargets, type TargetFlags } from './target-flags.js';
 import { parseTemplateFlags, type TemplateFlags } from '../endpoints/template-config.js';
 import { parseMediaFlags, type MediaFlags } from '../dataset/media-config.js';
 import { parseExtraInputs, parseHeaders, parseUrl } from './request-flags.js';
 
 export { parseExtraInputs, parseHeaders, parseUrl };
 import { parseShardFlags, type ShardFlags } from './shard.js';
-import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from './endpoint-settings.js';
+import { parseEndpointFlags, settingsPath, streamingFor, type EndpointFlags } from '../endpoints/settings.js';
 
 /** The flags of `profile`, as yargs hands them over (camelCase duplicates ignored). */
 export interface ProfileFlags
   extends
     DatasetFlags,
     LoadFlags,
-    LimitFlags,
+    SearchFlags,
     StatisticsFlags,
     EndpointFlags,
     MediaFlags,
@@ -47,7 +49,7 @@ export interface ProfileFlags
     TargetFlags,
     TemplateFlags,
     TlsFlags {
-  /** Repeatable: several targets (config/targets.ts). */
+  /** Repeatable: several targets (config/target-flags.ts). */
   url?: string | string[];
   model?: string;
   'endpoint-type'?: string;
@@ -201,7 +203,7 @@ function metricSettings(f: ProfileFlags): MetricSettings {
 }
 
 export function buildRunConfig(f: ProfileFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
-  // Several --url and --model a,b: config/targets.ts; the first of each is the run's `url` / `model`.
+  // Several --url and --model a,b: config/target-flags.ts; the first of each is the run's `url` / `model`.
   const urls = listOf(f.url).map((raw) => {
     const p = parseUrl(raw);
     return { url: p.url, credentials: p.credentials };

@@ -2,13 +2,16 @@
 // length mixtures. Parsed from the `profile` flags here, so the rules (and the conflicts
 // between flags) live in one place; config/validate.ts calls parseDatasetFlags.
 
-import { DEFAULTS, MAX_PROMPT_TOKENS } from '../config/defaults.js';
+import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { badFlag as bad, flagConflict as conflict } from '../errors.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
 export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt';
 export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'];
+
+/** --isl's default (config/defaults.ts DEFAULTS.isl_mean). */
+export const DEFAULT_ISL = 128;
 
 export interface DatasetConfig {
   readonly input_file: string | null;
@@ -137,7 +140,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
       const short = seqDist.find((e) => e.isl <= prefixLen);
       if (short) bad('prefix-prompt-length', `must be below every --seq-dist ISL (${prefixLen} >= ${short.isl})`);
     } else {
-      const isl = f.isl ?? DEFAULTS.isl_mean;
+      const isl = f.isl ?? DEFAULT_ISL;
       if (prefixLen >= isl) bad('prefix-prompt-length', `must be below --isl (${prefixLen} >= ${isl})`);
     }
   }

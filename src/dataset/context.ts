@@ -3,7 +3,7 @@
 
 import type { TextTokenizer } from '../tokenizer/types.js';
 import type { Warn } from './entries.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import { IndexSampler, type SamplingStrategy } from './sampling.js';
 import { sampleLength } from './synthetic.js';
 

@@ -3,11 +3,19 @@
 // its query and the passages of the dataset line (single_turn "passages"), or else --rankings-passages
 // synthetic passages of --rankings-passage-length tokens. The
 // turn's ISL then counts every text sent, so input tokens stay exact without a second count.
-import type { RunConfig } from '../config/types.js';
+import type { EndpointSettings } from '../endpoints/settings.js';
+import type { EndpointType } from '../endpoints/types.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import type { Conversation, ConversationSource, ConversationTurn } from './types.js';
+
+/** What the endpoint inputs read of a run (config/types.ts RunConfig has these fields). */
+export interface EndpointInputSettings {
+  readonly endpoint_type: EndpointType;
+  readonly endpoint_settings: EndpointSettings;
+  readonly random_seed: number;
+}
 
 function sumIsl(turns: readonly ConversationTurn[], extra = 0): number | null {
   let n = extra;
@@ -23,7 +31,7 @@ function textOf(t: ConversationTurn): string {
 }
 
 /** One-turn conversations whose turn carries the endpoint type's extra texts; other types: `src` itself. */
-export function withEndpointInputs(src: ConversationSource, cfg: RunConfig, tok: TextTokenizer): ConversationSource {
+export function withEndpointInputs(src: ConversationSource, cfg: EndpointInputSettings, tok: TextTokenizer): ConversationSource {
   const s = cfg.endpoint_settings;
   let next: () => Conversation;
   if (cfg.endpoint_type === 'embeddings' && s.batch_size_text > 1) {

@@ -2,25 +2,24 @@
 // Every dataset problem (missing file, bad line, conflicting type) is raised here, before any
 // request is sent.
 
-import type { RunConfig } from '../config/types.js';
 import { InvalidArgumentError, InvalidFileError } from '../errors.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
 import { warn as projectWarn } from '../warnings.js';
 import { scrub } from '../secrets.js';
-import type { CustomDatasetType } from './config.js';
+import type { CustomDatasetType, DatasetConfig } from './config.js';
 import type { LoadContext } from './context.js';
 import type { Warn } from './entries.js';
 import { readDatasetFile } from './file.js';
 import { loadMooncakeTrace } from './mooncake.js';
 import { loadMultiTurn } from './multi-turn.js';
-import { Rng } from './rng.js';
-import { withMedia } from './media-source.js';
+import { Rng } from '../model/rng.js';
+import { withMedia, type MediaSourceSettings } from './media-source.js';
 import { loadShareGpt } from './sharegpt.js';
 import { loadSingleTurn } from './single-turn.js';
 import type { IndexedSource } from './source.js';
 import { createSyntheticSource } from './synthetic-source.js';
-import { withEndpointInputs } from './endpoint-inputs.js';
+import { withEndpointInputs, type EndpointInputSettings } from './endpoint-inputs.js';
 import type { ConversationSource } from './types.js';
 
 export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } from './types.js';
@@ -32,6 +31,24 @@ export type { ConversationSource, Conversation, ConversationTurn, ChatMessage } 
 const PREFETCH_BUDGET_MS = 120_000;
 /** Counting that took longer than this is reported, so a slow start is explained. */
 const PREFETCH_REPORT_MS = 1000;
+
+/** What making a run's conversation source reads of it (config/types.ts RunConfig has these fields). */
+export interface SourceSettings extends MediaSourceSettings, EndpointInputSettings {
+  readonly dataset: DatasetConfig;
+  readonly isl_mean: number;
+  readonly isl_stddev: number;
+  readonly osl_mean: number | null;
+  readonly osl_stddev: number;
+  readonly request_count: number | null;
+  readonly benchmark_duration_s: number | null;
+  readonly warmup_request_count: number;
+  /** The load flags that decide whether the run can stop early in a file (load/config.ts LoadConfig). */
+  readonly load: {
+    readonly warmup_duration_s: number | null;
+    readonly cooldown_duration_s: number | null;
+    readonly fixed_schedule: boolean | null;
+  };
+}
 
 /** Guesses a file's format from its first entry (as AIPerf does when no type is given). */
 export function detectDatasetType(file: string, text: string): CustomDatasetType {
@@ -57,7 +74,7 @@ export function detectDatasetType(file: string, text: string): CustomDatasetType
  * by its request count (a conversation gives at least one request, so N requests draw at most N
  * entries). null: the run may draw them all (a duration, random order, replay, cooldown).
  */
-function entriesNeeded(cfg: RunConfig): number | null {
+function entriesNeeded(cfg: SourceSettings): number | null {
   const l = cfg.load;
   if (cfg.dataset.sampling_strategy !== 'sequential' || cfg.request_count === null || cfg.benchmark_duration_s !== null) return null;
   if (l.warmup_duration_s !== null || l.cooldown_duration_s !== null || l.fixed_schedule === true) return null;
@@ -65,7 +82,7 @@ function entriesNeeded(cfg: RunConfig): number | null {
 }
 
 export async function createConversationSource(
-  cfg: RunConfig,
+  cfg: SourceSettings,
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void } = {},
 ): Promise<ConversationSource> {
@@ -74,7 +91,7 @@ export async function createConversationSource(
 }
 
 async function createBaseSource(
-  cfg: RunConfig,
+  cfg: SourceSettings,
   tokenizer: TextTokenizer,
   options: { warn?: Warn; log?: (message: string) => void },
 ): Promise<ConversationSource> {

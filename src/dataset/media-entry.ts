@@ -3,7 +3,7 @@
 // is the dataset's error (one line, exit 2) while it loads, before any request.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TurnMedia } from '../records/types.js';
+import type { TurnMedia } from '../model/media.js';
 import type { Fields } from './file.js';
 import { kindOf } from './file.js';
 import { dataUrl } from './media-synth.js';

@@ -4,12 +4,12 @@
 // path); turns draw from them with their own seeded stream. A turn that already has media (from its
 // dataset line) keeps it.
 import fs from 'node:fs';
-import type { RunConfig } from '../config/types.js';
+import type { EndpointType } from '../endpoints/types.js';
 import { InvalidFileError } from '../errors.js';
-import type { AudioClip, TurnMedia } from '../records/types.js';
+import type { AudioClip, TurnMedia } from '../model/media.js';
 import { wantsAudio, wantsImages, type MediaConfig } from './media-config.js';
 import { dataUrl, IMAGE_MIME, synthImage, synthWav, wavDuration } from './media-synth.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import type { Conversation, ConversationSource } from './types.js';
 
 /** Distinct synthetic images / clips per run. */
@@ -87,7 +87,14 @@ export class MediaPool {
 }
 
 /** `source` with the run's media added to each turn; `source` itself when the run sends none. */
-export function withMedia(source: ConversationSource, cfg: RunConfig): ConversationSource {
+/** What the media of a run's turns read of it (config/types.ts RunConfig has these fields). */
+export interface MediaSourceSettings {
+  readonly media: MediaConfig;
+  readonly endpoint_type: EndpointType;
+  readonly random_seed: number;
+}
+
+export function withMedia(source: ConversationSource, cfg: MediaSourceSettings): ConversationSource {
   const images = wantsImages(cfg.media, cfg.endpoint_type);
   const audio = wantsAudio(cfg.media, cfg.endpoint_type);
   if (!images && !audio) return source;

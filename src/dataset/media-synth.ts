@@ -3,8 +3,8 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import wavefile from 'wavefile';
-import type { AudioClip } from '../records/types.js';
-import type { Rng } from './rng.js';
+import type { AudioClip } from '../model/media.js';
+import type { Rng } from '../model/rng.js';
 
 export type ImageFormat = 'png' | 'jpeg';
 

@@ -6,7 +6,7 @@
 // of input_length, "max_tokens" for output_length, "delay" instead of timestamp, and
 // "session_id" to make the lines of one session the turns of one conversation.
 
-import { MAX_PROMPT_TOKENS } from '../config/defaults.js';
+import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { InvalidFileError } from '../errors.js';
 import { SegmentSynthesizer } from '../tokenizer/segments.js';
 import { samplerFor, fallbackMaxTokens, type LoadContext } from './context.js';

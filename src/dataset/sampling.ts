@@ -1,7 +1,7 @@
 // Which entry of a finite dataset comes next: in file order, drawn at random (with
 // replacement), or in a fresh random permutation every pass. Seeded by --random-seed.
 
-import type { Rng } from './rng.js';
+import type { Rng } from '../model/rng.js';
 
 export type SamplingStrategy = 'sequential' | 'random' | 'shuffle';
 export const SAMPLING_STRATEGIES: readonly SamplingStrategy[] = ['sequential', 'random', 'shuffle'];

@@ -1,9 +1,9 @@
 // --seq-dist "ISL,OSL:prob;…": a mixture of (input length, output length) pairs, each with an
 // optional stddev ("ISL|SD,OSL|SD:prob"). Probabilities must sum to 1 within 1e-6.
 
-import { MAX_PROMPT_TOKENS } from '../config/defaults.js';
+import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../model/rng.js';
 
 export interface SeqDistEntry {
   isl: number;

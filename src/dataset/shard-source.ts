@@ -1,7 +1,6 @@
 // A shard's view of the run's conversation stream (issue 18): draw j of the whole run's stream is
-// this shard's when j mod N = index (config/shard.ts). Every shard walks the same seeded stream
+// this shard's when j mod N = index (load/shard-plan.ts). Every shard walks the same seeded stream
 // and skips the others' draws, so the shards never send the same draw and together send them all.
-import type { ShardConfig } from '../config/shard.js';
 import type { Conversation, ConversationSource } from './types.js';
 
 export class ShardSource implements ConversationSource {
@@ -12,7 +11,7 @@ export class ShardSource implements ConversationSource {
 
   constructor(
     private readonly inner: ConversationSource,
-    private readonly shard: Pick<ShardConfig, 'index' | 'count'>,
+    private readonly shard: { readonly index: number; readonly count: number },
   ) {
     this.kind = inner.kind;
     this.size = inner.size;
@@ -34,6 +33,9 @@ export class ShardSource implements ConversationSource {
 }
 
 /** The source a shard draws from: `source` itself when the run is not split. */
-export function shardSource(source: ConversationSource, shard: ShardConfig | null): ConversationSource {
+export function shardSource(
+  source: ConversationSource,
+  shard: { readonly index: number; readonly count: number } | null,
+): ConversationSource {
   return shard === null || shard.count === 1 ? source : new ShardSource(source, shard);
 }

@@ -9,7 +9,7 @@ import { Fields, kindOf, parseJsonl } from './file.js';
 import { readEntryMedia } from './media-entry.js';
 import { IndexedSource } from './source.js';
 import type { Conversation, ConversationTurn } from './types.js';
-import type { TurnMedia } from '../records/types.js';
+import type { TurnMedia } from '../model/media.js';
 
 export function loadSingleTurn(ctx: LoadContext, text: string): IndexedSource {
   const entries: (TurnEntry & { media?: TurnMedia; passages?: string[] })[] = parseJsonl(ctx.file, text).map((r) => {

@@ -6,7 +6,7 @@
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import { SegmentSynthesizer } from '../tokenizer/segments.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import { IndexSampler, type SamplingStrategy } from './sampling.js';
 import { pickSeqDist, type SeqDistEntry } from './seq-dist.js';
 import { IndexedSource } from './source.js';

@@ -2,10 +2,10 @@
 // normally distributed max_tokens, all from one seed.
 
 import { InvalidArgumentError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { PromptSynthesizer } from '../tokenizer/synthesize.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { Rng } from './rng.js';
+import { Rng } from '../model/rng.js';
 import type { Dataset, SyntheticConfig } from './types.js';
 
 function requireNumber(value: unknown, flag: string, rule: string, ok: (v: number) => boolean): void {

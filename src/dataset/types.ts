@@ -1,7 +1,8 @@
 // What every dataset gives the scheduler. Synthetic today; JSONL, traces and ShareGPT
 // (issue 5) implement the same interface.
 
-import type { Turn, TurnMedia } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
+import type { TurnMedia } from '../model/media.js';
 
 export interface Dataset {
   /** Short name for logs and the exported config (e.g. 'synthetic'). */
@@ -54,7 +55,7 @@ export interface ConversationTurn {
   delay_ms: number | null;
   /** Trace block hashes of this turn's prompt (mooncake `hash_ids`). */
   hash_ids?: readonly number[];
-  /** Texts sent with the prompt (embeddings batch, ranking passages); see records/types.ts Turn. */
+  /** Texts sent with the prompt (embeddings batch, ranking passages); see model/turn.ts Turn. */
   inputs?: readonly string[];
   /** Images and audio sent with this turn (media-source.ts). */
   media?: TurnMedia;

@@ -1,13 +1,12 @@
 // OpenAI chat completions: /v1/chat/completions.
-import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
 import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
 import { chatMediaParts, withMediaParts } from './media-parts.js';
-import type { EndpointAdapter, Payload } from './types.js';
 
 export const chatAdapter: EndpointAdapter = {
   type: 'chat',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'per_chunk_usage' | 'extra_inputs'>) {
     const messages = turn.messages ?? [{ role: 'user', content: turn.prompt }];
     // Images and audio (media-parts.ts) join the last user message as content parts.
     return {

@@ -1,8 +1,8 @@
 // Helpers shared by the OpenAI-style adapters.
-import type { RunConfig } from '../config/types.js';
+import type { BodySettings, Payload } from './types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
-import type { DecodeSource, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
+import type { DecodeSource } from '../model/decoded.js';
 import { firstTextOf, parseFieldPath } from './field-path.js';
 import { quoteNonFiniteTokens } from './lenient-json.js';
 import { specDecodeOfPayload } from './spec-decode.js';
@@ -57,7 +57,7 @@ export function errorEventMessage(data: string): string {
 }
 
 /** Body fields every OpenAI-style request carries. */
-export function commonBody(turn: Turn, cfg: RunConfig): Record<string, unknown> {
+export function commonBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'per_chunk_usage'>): Record<string, unknown> {
   const body: Record<string, unknown> = { model: cfg.model, stream: cfg.streaming };
   if (turn.max_tokens !== null) body.max_tokens = turn.max_tokens;
   // --per-chunk-usage: cumulative usage on every chunk (vLLM, TRT-LLM), for the ITL first-chunk correction.

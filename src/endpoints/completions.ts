@@ -1,12 +1,11 @@
 // OpenAI (legacy) completions: /v1/completions.
-import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
 import { CHOICE_FINISH, COMMON_DECODE, commonBody, parseChoicesPayload, str } from './common.js';
-import type { EndpointAdapter, Payload } from './types.js';
 
 export const completionsAdapter: EndpointAdapter = {
   type: 'completions',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'per_chunk_usage' | 'extra_inputs'>) {
     return { ...commonBody(turn, cfg), prompt: turn.prompt, ...cfg.extra_inputs };
   },
   parse(data: string): Payload {

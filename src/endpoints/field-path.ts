@@ -1,4 +1,4 @@
-// The field paths of a DecodeSpec (src/native-decode.ts) walked in TS, exactly as the native decoder
+// The field paths of a DecodeSpec (src/model/decoded.ts) walked in TS, exactly as the native decoder
 // walks them (native/wire/sse_decode.cc Walk): `key`, `key[*]` (each element, the first match wins),
 // `(a|b)` (the first non-null key). The template adapter reads payloads with it, so a payload the
 // native decoder reads and one it leaves to TS give the same result.

@@ -1,15 +1,14 @@
 // OpenAI image generation: /v1/images/generations. The response's `data` holds one entry per
 // image (b64_json or url); their count is the record's num_images.
-import type { RunConfig } from '../config/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { COMMON_DECODE, decodeJson, errorPayload } from './common.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
 export const imageGenerationAdapter: EndpointAdapter = {
   type: 'image_generation',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'media' | 'extra_inputs'>) {
     const { width_mean, height_mean, batch_size } = cfg.media.image;
     return {
       model: cfg.model,

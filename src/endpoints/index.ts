@@ -1,5 +1,4 @@
 // Adapter lookup by endpoint type.
-import type { EndpointType, RunConfig } from '../config/types.js';
 import { templateAdapter } from './template.js';
 import { realtimeAdapter } from './realtime.js';
 import { chatAdapter } from './chat.js';
@@ -10,7 +9,8 @@ import { rankingsAdapter } from './rankings.js';
 import { responsesAdapter } from './responses.js';
 import { imageGenerationAdapter } from './image-generation.js';
 import { transcriptionsAdapter } from './transcriptions.js';
-import type { EndpointAdapter } from './types.js';
+import type { EndpointAdapter, EndpointType } from './types.js';
+import type { TemplateSettings } from './template-config.js';
 import { videoGenerationAdapter } from './video-generation.js';
 
 // The template endpoint has no fixed adapter: it is built from the run's settings.
@@ -28,7 +28,7 @@ const ADAPTERS: Record<Exclude<EndpointType, 'template'>, EndpointAdapter> = {
 };
 
 /** The run's adapter; the template endpoint's is built from its settings (template.ts). */
-export function adapterFor(type: EndpointType, cfg?: Pick<RunConfig, 'template'>): EndpointAdapter {
+export function adapterFor(type: EndpointType, cfg?: { readonly template: TemplateSettings | null }): EndpointAdapter {
   if (type !== 'template') return ADAPTERS[type];
   if (!cfg?.template) throw new Error('the template endpoint needs its settings (--template-file)');
   return templateAdapter(cfg.template);

@@ -6,7 +6,7 @@
 // records are the same on both transports, and no C++ knows these shapes. An event with neither
 // key is read as carrying nothing, as parse() reads it. The cost is one JS parse per event on the
 // sending thread.
-import type { DecodeSpec } from '../native-decode.js';
+import type { DecodeSpec } from '../model/decoded.js';
 
 export const JS_DECODE: DecodeSpec = {
   choices: '(type|error)',

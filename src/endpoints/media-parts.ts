@@ -1,7 +1,7 @@
 // Content parts for a turn's media, per API shape, and the count the image metrics read. Reusable
 // by every adapter that sends images or audio with a prompt (chat today; Responses can call
 // responsesContent()).
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 
 type Part = Record<string, unknown>;
 type Message = { role: string; content: unknown };

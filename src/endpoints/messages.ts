@@ -2,11 +2,10 @@
 // content_block_start / content_block_delta (text_delta: content, thinking_delta: reasoning) /
 // content_block_stop, message_delta (the output usage so far), message_stop, ping, error. A
 // non-streaming body is the message. The key goes as x-api-key, with anthropic-version.
-import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { AdapterAuthSettings, BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
 import { decodeJson, str } from './common.js';
 import { JS_DECODE } from './js-decode.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { parseUsage } from './usage.js';
 
 type Obj = Record<string, unknown>;
@@ -33,7 +32,7 @@ function errorOf(o: Obj): Payload {
 
 export const messagesAdapter: EndpointAdapter = {
   type: 'messages',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'extra_inputs'>) {
     const all = turn.messages ?? [{ role: 'user' as const, content: turn.prompt }];
     // The system prompt is a top-level field, not a message.
     const system = all.filter((m) => m.role === 'system').map((m) => m.content);
@@ -93,7 +92,7 @@ export const messagesAdapter: EndpointAdapter = {
     }
   },
   decodeSpec: JS_DECODE,
-  authHeaders(cfg: RunConfig) {
+  authHeaders(cfg: AdapterAuthSettings) {
     const h: Record<string, string> = { 'anthropic-version': cfg.endpoint_settings.anthropic_version };
     if (cfg.api_key !== null) h['x-api-key'] = cfg.api_key;
     return h;

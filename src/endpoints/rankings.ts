@@ -4,15 +4,14 @@
 //   vllm-rerank  /rerank     {query, documents}          → {results: [...], usage: {total_tokens}}
 //   vllm-score   /score      {text_1, text_2}            → {data: [{index, score}], usage}
 //   tei          /rerank     {query, texts}              → [{index, score}]  (a bare array)
-import type { RunConfig } from '../config/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { errorPayload } from './common.js';
 import { JS_DECODE } from './js-decode.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { inputUsage } from './usage.js';
 
-function rankingsBody(turn: Turn, cfg: RunConfig): Record<string, unknown> {
+function rankingsBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'endpoint_settings'>): Record<string, unknown> {
   const query = turn.prompt;
   const passages = turn.inputs ?? [];
   switch (cfg.endpoint_settings.rankings_flavor) {
@@ -37,7 +36,7 @@ function parseJson(data: string): unknown {
 
 export const rankingsAdapter: EndpointAdapter = {
   type: 'rankings',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'endpoint_settings' | 'extra_inputs'>) {
     return { ...rankingsBody(turn, cfg), ...cfg.extra_inputs };
   },
   parse(data: string): Payload {

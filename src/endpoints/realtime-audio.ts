@@ -4,7 +4,7 @@
 // count are converted with wavefile (its resampler; channels averaged). Clips come from a small
 // pool (dataset/media-source.ts), so each one's PCM is converted once and kept.
 import wavefile from 'wavefile';
-import type { AudioClip } from '../records/types.js';
+import type { AudioClip } from '../model/media.js';
 
 /** The Realtime API's pcm16 input rate (Hz). */
 export const REALTIME_SAMPLE_RATE = 24_000;

@@ -4,11 +4,10 @@
 // commit (realtime-audio.ts), then response.create. parse() reads each server event: text
 // deltas (GA `response.output_text.delta`, beta `response.text.delta`, and the audio transcript
 // deltas) are tokens, response.done carries usage (and a failed status), `error` is an error.
-import type { RunConfig } from '../config/types.js';
-import type { Turn } from '../records/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
 import { decodeJson, str } from './common.js';
 import { audioClipEvents } from './realtime-audio.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
 const TEXT_DELTAS = new Set([
@@ -32,7 +31,7 @@ function errorText(e: unknown): string {
 
 export const realtimeAdapter: EndpointAdapter = {
   type: 'realtime',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'extra_inputs'>) {
     const messages = turn.messages ?? [{ role: 'user' as const, content: turn.prompt }];
     const response: Record<string, unknown> = { modalities: ['text'], ...cfg.extra_inputs };
     if (turn.max_tokens !== null) response.max_output_tokens = turn.max_tokens;

@@ -1,15 +1,34 @@
 // Renders a credit into the bytes and headers a transport sends.
-import { authHeaders } from '../config/auth.js';
-import type { RunConfig } from '../config/types.js';
-import type { Credit } from '../records/types.js';
-import type { PreparedRequest } from '../transport/types.js';
-import type { EndpointAdapter } from './types.js';
+import { authHeaders, type AuthSettings } from './auth.js';
+import type { Credit } from '../model/credit.js';
+import type { BodySettings, EndpointAdapter } from './types.js';
+
+/** One request rendered for the wire: what a transport sends for a credit. */
+export interface RenderedRequest {
+  /** Path appended to the target's base URL. */
+  path: string;
+  /** Header names lower-cased; already includes auth and X-Request-ID. */
+  headers: Record<string, string>;
+  /** The rendered JSON body. */
+  body: Buffer;
+  streaming: boolean;
+}
+
+/** What rendering a request reads of the run (config/types.ts RunConfig has these fields). */
+export type RequestSettings = BodySettings &
+  AuthSettings & {
+    /** Request path, e.g. /v1/chat/completions. */
+    readonly endpoint: string;
+  };
 
 /**
- * The headers of every request and the preflight: -H and the Authorization of config/auth.ts, or,
+ * The headers of every request and the preflight: -H and the Authorization of auth.ts, or,
  * for an API with its own scheme (adapter.authHeaders), that scheme in place of the Bearer key.
  */
-export function requestAuthHeaders(cfg: RunConfig, adapter: EndpointAdapter): Record<string, string> {
+export function requestAuthHeaders(
+  cfg: AuthSettings & Pick<BodySettings, 'endpoint_settings'>,
+  adapter: EndpointAdapter,
+): Record<string, string> {
   const out = authHeaders(cfg);
   if (!adapter.authHeaders) return out;
   if (cfg.api_key !== null) delete out.authorization;
@@ -20,7 +39,7 @@ export class RequestBuilder {
   private readonly baseHeaders: Record<string, string>;
 
   constructor(
-    private readonly cfg: RunConfig,
+    private readonly cfg: RequestSettings,
     private readonly adapter: EndpointAdapter,
   ) {
     this.baseHeaders = {
@@ -30,7 +49,7 @@ export class RequestBuilder {
     };
   }
 
-  build(credit: Credit): PreparedRequest {
+  build(credit: Credit): RenderedRequest {
     const headers: Record<string, string> = { ...this.baseHeaders, 'x-request-id': credit.x_request_id };
     let body: Buffer;
     if (this.adapter.buildRawBody) {

@@ -4,12 +4,12 @@
 // `response.completed` (or `.incomplete`, a max_output_tokens stop), a failure in `response.failed`
 // or an `error` event. The events' full-text echoes (`*.done`, the final response) are not tokens.
 // A non-streaming body is the response object itself.
-import type { RunConfig } from '../config/types.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { Turn } from '../model/turn.js';
+import type { Usage } from '../model/usage.js';
 import { decodeJson, errorPayload, str } from './common.js';
 import { JS_DECODE } from './js-decode.js';
 import { responsesContent } from './media-parts.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
 type Obj = Record<string, unknown>;
@@ -64,7 +64,7 @@ function responseBody(o: Obj): Payload {
 
 export const responsesAdapter: EndpointAdapter = {
   type: 'responses',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'extra_inputs'>) {
     // Images (media-parts.ts) join the last user message as input_image parts.
     const input = turn.media
       ? responsesContent(turn.messages ?? [{ role: 'user', content: turn.prompt }], turn)

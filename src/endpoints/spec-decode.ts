@@ -14,7 +14,7 @@
 // Cumulative shapes: the last one of a response wins. A shape whose counts contradict each other
 // (histogram not summing to the steps, accepted > drafted, negative counts) is ignored with a
 // one-time warning.
-import type { SpecDecodeRecord } from '../records/types.js';
+import type { SpecDecodeRecord } from '../model/spec-decode.js';
 import { warnOnce } from '../warnings.js';
 import { MAX_USAGE_COUNT } from './usage.js';
 

@@ -6,13 +6,14 @@
 // native decoder to walk, so every event that holds the content's, reasoning's or error's
 // top-level key is left to parse() (see flatSpec), with the same stamps; only events without any
 // of them (usage-only) are read natively. The finish path is read from the root either way.
-import type { RunConfig } from '../config/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
 import { InvalidArgumentError, PayloadParseError } from '../errors.js';
-import type { Turn, Usage } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
+import type { Usage } from '../model/usage.js';
 import { decodeJson } from './common.js';
 import { first, firstText, firstTextOf, parseFieldPath, type FieldPath } from './field-path.js';
 import { compileTemplate, renderTemplate } from './template-body.js';
-import type { DecodeSpec, EndpointAdapter, Payload } from './types.js';
+import type { DecodeSpec } from '../model/decoded.js';
 import { usageOfPayload } from './usage.js';
 import type { TemplateSettings } from './template-config.js';
 
@@ -70,7 +71,7 @@ export function templateAdapter(s: TemplateSettings): EndpointAdapter {
 
   return {
     type: 'template',
-    buildBody(turn: Turn, cfg: RunConfig) {
+    buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'streaming' | 'extra_inputs'>) {
       const text = renderTemplate(body, {
         prompt: turn.prompt,
         max_tokens: turn.max_tokens,

@@ -1,19 +1,18 @@
 // OpenAI audio transcriptions: /v1/audio/transcriptions, a multipart upload of one WAV file.
 // The response is {"text": "…"} (response_format json), with usage when the server reports it.
-import type { RunConfig } from '../config/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
 import { PayloadParseError } from '../errors.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import { COMMON_DECODE, decodeJson, errorPayload, str } from './common.js';
 import { multipartBody } from './multipart.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
 export const transcriptionsAdapter: EndpointAdapter = {
   type: 'transcriptions',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'extra_inputs'>) {
     return { model: cfg.model, response_format: 'json', ...cfg.extra_inputs };
   },
-  buildRawBody(turn: Turn, cfg: RunConfig) {
+  buildRawBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'extra_inputs'>) {
     const clip = turn.media?.audio?.[0];
     // The media source gives every transcription turn a clip (dataset/media-source.ts).
     if (!clip) throw new Error('transcription turn without audio');

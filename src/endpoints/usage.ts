@@ -22,7 +22,7 @@
 //   tool_use_prompt      toolUsePromptTokenCount (Gemini)
 //   accepted/rejected prediction     {completion,output}_tokens_details.{accepted,rejected}_prediction_tokens
 // Gemini's `usageMetadata` envelope (at the response's top level, or inside `usage`) is read through.
-import type { Usage } from '../records/types.js';
+import type { Usage } from '../model/usage.js';
 import { warnOnce } from '../warnings.js';
 
 type Obj = Record<string, unknown>;

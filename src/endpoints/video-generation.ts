@@ -1,11 +1,11 @@
 // SGLang-style video generation (/v1/videos): one JSON body per request whose server-reported
 // `inference_time_s` and `peak_memory_mb` (top level, or in `data`) are the video metrics. A
 // field that is missing or not a non-negative number gives that metric no value; the record stands.
-import type { RunConfig } from '../config/types.js';
-import type { ResponseMedia, Turn } from '../records/types.js';
+import type { BodySettings, EndpointAdapter, Payload } from './types.js';
+import type { ResponseMedia } from '../model/media.js';
+import type { Turn } from '../model/turn.js';
 import { warnOnce } from '../warnings.js';
 import { COMMON_DECODE, decodeJson, errorPayload } from './common.js';
-import type { EndpointAdapter, Payload } from './types.js';
 import { usageOfPayload } from './usage.js';
 
 type Obj = Record<string, unknown>;
@@ -27,7 +27,7 @@ function figure(sources: Obj[], key: string): number | undefined {
 
 export const videoGenerationAdapter: EndpointAdapter = {
   type: 'video_generation',
-  buildBody(turn: Turn, cfg: RunConfig) {
+  buildBody(turn: Turn, cfg: Pick<BodySettings, 'model' | 'media' | 'extra_inputs'>) {
     const { width_mean, height_mean } = cfg.media.image;
     const size = width_mean > 0 ? { size: `${width_mean}x${height_mean}` } : {};
     return { model: cfg.model, prompt: turn.prompt, ...size, ...cfg.extra_inputs };

@@ -1,9 +1,9 @@
 // The `breakdown` section: the run's metrics per URL and per model, beside the totals, when a run
 // spread its requests over more than one of either. Recomputed from the records (each names its
 // url and model), so `analyze` rebuilds it from records.jsonl.
-import { SummaryAccumulator, type SummarizeOptions } from '../metrics/compute.js';
+import { SummaryAccumulator, type SummarizeOptions } from '../metrics/accumulate.js';
 import { findMetric, type MetricsSummary, type RequestCounts } from '../metrics/core/summary.js';
-import type { ProcessedRecord } from '../records/types.js';
+import type { ProcessedRecord } from '../model/processed-record.js';
 import { scrub } from '../secrets.js';
 import { metricEntry, type MetricEntry } from './metric-entry.js';
 import { renderTable } from './table.js';

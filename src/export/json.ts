@@ -1,7 +1,7 @@
 // profile_export.json: the summary in DISPLAY units (ms, tokens/s, ...), as AIPerf's export does,
 // so the file reads the same as the console. Each entry names its unit. Absolute stamps
 // (min/max timestamps, run window) stay integer ns, written exactly (see stringifyWithBigInt).
-import type { MetricValue } from '../records/types.js';
+import type { MetricValue } from '../model/processed-record.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
 import type { MetricsSummary, RequestCounts } from '../metrics/core/summary.js';

@@ -8,7 +8,7 @@ import { PROFILE_EXPORT_SCHEMA_VERSION, type ProfileExport } from './json.js';
 import { PROFILE_JSON, RECORDS_JSONL } from './artifacts.js';
 import { HISTOGRAMS_JSON, type HistogramsJson } from './histograms.js';
 import { GPU_TELEMETRY_JSONL } from '../telemetry/export.js';
-import { readRecordColumns, type RecordColumns } from './read-records.js';
+import { readRecordColumns, type RecordColumns } from '../records/read.js';
 
 export { readRecordColumns, type RecordColumns };
 

@@ -1,9 +1,15 @@
 // records.jsonl: one line per request, written as each request completes.
-import type { ExportLevel } from '../config/types.js';
+
 import { AppendFile } from './artifact-file.js';
-import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { MetricRecord, ProcessedRecord } from '../model/processed-record.js';
+import type { RawRecord } from '../model/raw-record.js';
+import type { Turn } from '../model/turn.js';
 import { scrub } from '../secrets.js';
 import { scaledList, scaledNumber } from './record-numbers.js';
+
+/** --export-level: summary (no records.jsonl), records, or raw (every payload too). */
+export type ExportLevel = 'summary' | 'records' | 'raw';
 
 /** tag → how to show a record value: display unit and the factor from the base unit. */
 export type UnitLookup = (tag: string) => { unit: string; scale: number } | undefined;

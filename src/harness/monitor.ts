@@ -14,7 +14,7 @@
 import { FloatColumn } from '../metrics/core/column.js';
 import os from 'node:os';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
-import type { RawRecord } from '../records/types.js';
+import type { RawRecord } from '../model/raw-record.js';
 import type { PreconnectResult } from '../transport/types.js';
 import { threadCpuBetween, threadSnapshot, type ThreadCpu } from './threads.js';
 

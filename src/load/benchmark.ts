@@ -1,14 +1,14 @@
 // Runs the phases of one benchmark over one dispatch function: warmup (issued, then drained),
 // then profiling (and its cooldown), then the drain within the grace period.
 //
-// Measurement window (GuideLLM's rules, ../shared/reference/guidellm-metrics.txt): it opens when
+// Measurement window (GuideLLM's rules, https://blog.vllm.ai/guidellm/main/guides/metrics): it opens when
 // the profiling phase starts and closes when the measured part stops issuing (measure_end; the
 // cooldown starts there). The warmup is drained before the window opens and cooldown requests
 // start after it closes, so no request of either overlaps the window: the request-level rule
 // ("every request whose lifetime overlaps the window") selects exactly the profiling requests,
 // and their token events (TTFT, ITL) all start inside it. See docs/load.md, "Measurement window", for what this leaves out.
 import type { ConversationSource } from '../dataset/types.js';
-import type { Phase } from '../records/types.js';
+import type { Phase } from '../model/phase.js';
 import { runClosedLoop, type ModeContext } from './concurrency.js';
 import type { RunControl } from './control.js';
 import type { CreditCounters } from './counters.js';

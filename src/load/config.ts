@@ -77,7 +77,7 @@ export interface LoadFlags extends StagesFlags {
   'sweep-size'?: number;
   'sweep-stop-on-slo'?: boolean;
   'slo-attainment-fraction'?: number;
-  /** --search (load/limits.ts): max-rate drives the rate like a rate sweep. */
+  /** --search (load/search-flags.ts): max-rate drives the rate like a rate sweep. */
   search?: string;
 }
 

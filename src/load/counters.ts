@@ -1,6 +1,6 @@
 // Credit accounting: what was issued, and how each issued request ended.
 // sent = succeeded + errored + cancelled + in flight, at every moment.
-import type { RecordStatus } from '../records/types.js';
+import type { RecordStatus } from '../model/raw-record.js';
 
 export interface CreditCountsJson {
   sent: number;

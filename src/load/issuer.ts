@@ -2,9 +2,10 @@
 // load mode. It owns the in-flight count, the optional cap (a FIFO of due credits waiting for a
 // slot), deliberate cancellation, and draining at the end of a phase within the grace period.
 import { randomUUID } from 'node:crypto';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 import { setLongTimeout, type LongTimer } from '../timers.js';
-import type { Credit, Phase } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { Phase } from '../model/phase.js';
 import type { RunControl } from './control.js';
 import type { CreditCounters } from './counters.js';
 import type { Ticket } from './sessions.js';

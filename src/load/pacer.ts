@@ -5,7 +5,7 @@
 // Request i's target is an absolute offset from the phase start, never a sleep after request i−1,
 // so the rate cannot drift: a request that falls behind (a stall, a busy event loop) is sent as
 // soon as the loop gets to it, and the ones after it keep their planned times.
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 import type { ArrivalSpec } from './types.js';
 import { stageTimeForCount } from './stages.js';
 

@@ -1,6 +1,6 @@
 // What every load mode shares while a phase issues: which label the next credit gets
 // (the phase's own, then 'cooldown'), when to stop, and why it stopped.
-import type { Phase } from '../records/types.js';
+import type { Phase } from '../model/phase.js';
 import { RunControl } from './control.js';
 import { CreditCounters } from './counters.js';
 import { waitUntil } from './timer.js';

@@ -1,15 +1,14 @@
-// RunConfig + the conversation source → the benchmark plan: which load mode each phase runs,
+// The run's settings + the conversation source → the benchmark plan: which load mode each phase runs,
 // with what bounds. The mode is settled here because it depends on the source: a source with
 // timestamps is replayed on its fixed schedule unless --no-fixed-schedule says otherwise.
 // Every conflict found here is bad input, raised before the first request.
-import type { RunConfig } from '../config/types.js';
 import type { ConversationSource } from '../dataset/types.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { BenchmarkPlan } from './benchmark.js';
 import { planReplay, readAll, type ReplayPlan } from './replay.js';
 import type { ArrivalSpec, PhaseMode, PhaseSpec } from './types.js';
 import { secondsToNs } from '../timers.js';
-import { shardLoad, shardReplay } from './shard-plan.js';
+import { shardLoad, shardReplay, type ShardLoadSettings } from './shard-plan.js';
 import { stagesPeak } from './stages.js';
 
 export type LoadMode = 'concurrency' | 'rate' | 'fixed_schedule';
@@ -24,7 +23,13 @@ export interface ResolvedPlan {
 
 const sToNs = (s: number | null): number | null => (s === null ? null : secondsToNs(s));
 
-export function arrivalSpec(cfg: RunConfig, rate: number, phase: string, rampS: number | null): ArrivalSpec {
+/** What the plan reads of a run (config/types.ts RunConfig has these fields). */
+export interface PlanSettings extends ShardLoadSettings {
+  readonly random_seed: number;
+  readonly benchmark_duration_s: number | null;
+}
+
+export function arrivalSpec(cfg: PlanSettings, rate: number, phase: string, rampS: number | null): ArrivalSpec {
   return {
     pattern: cfg.load.arrival_pattern,
     rate,
@@ -37,7 +42,7 @@ export function arrivalSpec(cfg: RunConfig, rate: number, phase: string, rampS: 
 }
 
 /** Whether this run replays the source's timestamps. */
-export function resolveFixedSchedule(cfg: RunConfig, source: ConversationSource): boolean {
+export function resolveFixedSchedule(cfg: PlanSettings, source: ConversationSource): boolean {
   const l = cfg.load;
   if (l.fixed_schedule === true) {
     if (!source.hasTimestamps) {
@@ -55,7 +60,7 @@ export function resolveFixedSchedule(cfg: RunConfig, source: ConversationSource)
   return true;
 }
 
-export function buildPlan(cfg: RunConfig, source: ConversationSource): ResolvedPlan {
+export function buildPlan(cfg: PlanSettings, source: ConversationSource): ResolvedPlan {
   // A shard runs its part of the counts (load/shard-plan.ts); the whole run's otherwise.
   const share = shardLoad(cfg);
   const l = { ...cfg.load, concurrency_cap: share.concurrencyCap, warmup_concurrency: share.warmupConcurrency };

@@ -4,7 +4,7 @@
 // When turn k+1 is sent is the scheduler's business: it gets the continuation from settle()
 // together with the earliest time it may go (turn k's completion + the think time).
 import type { ChatMessage, Conversation, ConversationSource, ConversationTurn } from '../dataset/types.js';
-import type { Turn } from '../records/types.js';
+import type { Turn } from '../model/turn.js';
 import type { DispatchResult } from './types.js';
 import { capWaitMs } from '../timers.js';
 

@@ -1,12 +1,55 @@
-// A shard's part of the run's load (issue 18; the rules: config/shard.ts). Counts are split with
+// A shard's part of the run's load (issue 18; the flags: config/shard.ts; the partition rules below). Counts are split with
 // deterministic remainders; arrivals and trace entries go round robin over the one schedule every
 // shard computes from the same seed, so each shard sends its own arrivals at their original times.
 // The duration is not split: every shard runs the whole window, side by side with the others.
-import type { RunConfig } from '../config/types.js';
-import { type ShardConfig, globalDraw, partition, shareAtLeastOne, shareOf } from '../config/shard.js';
-import { InvalidArgumentError } from '../errors.js';
+import { badFlag as bad, InvalidArgumentError } from '../errors.js';
+import type { LoadConfig } from './config.js';
 import { RateSchedule, type ArrivalSchedule } from './pacer.js';
 import type { ArrivalSpec, ReplaySchedule } from './types.js';
+
+/** This process's shard of the run (config/shard.ts ShardConfig has these fields). */
+export interface ShardPart {
+  /** 0-based shard index. */
+  readonly index: number;
+  /** Shards of the run, at least 1. */
+  readonly count: number;
+}
+
+/** What a shard's counts are computed from (config/types.ts RunConfig has these fields). */
+export interface ShardLoadSettings {
+  readonly shard: ShardPart | null;
+  readonly load: LoadConfig;
+  readonly concurrency: number;
+  readonly request_count: number | null;
+  readonly warmup_request_count: number;
+  readonly statistics: { readonly num_profile_runs: number };
+}
+
+// The partition rules: a count goes out as ⌊total/N⌋ each, the first total mod N shards one more; a
+// stream of draws goes round robin (draw j belongs to shard j mod N).
+
+/** This shard's part of a count: ⌊total/count⌋, plus one for the first total mod count shards. */
+export function shareOf(total: number, index: number, count: number): number {
+  return Math.floor(total / count) + (index < total % count ? 1 : 0);
+}
+
+/** The global draw index of this shard's `k`-th draw. */
+export function globalDraw(k: number, index: number, count: number): number {
+  return index + k * count;
+}
+
+/** The items of a list this shard owns (round robin), in order. */
+export function partition<T>(items: readonly T[], index: number, count: number): T[] {
+  const out: T[] = [];
+  for (let j = index; j < items.length; j += count) out.push(items[j]);
+  return out;
+}
+
+/** `shareOf` for a count that must give each shard at least one (a concurrency, a request count). */
+export function shareAtLeastOne(flag: string, total: number, shard: ShardPart): number {
+  if (total < shard.count) bad('shard-count', `${shard.count} shards cannot split --${flag} ${total}: each needs at least 1`);
+  return shareOf(total, shard.index, shard.count);
+}
 
 export interface ShardLoad {
   concurrency: number;
@@ -17,7 +60,7 @@ export interface ShardLoad {
 }
 
 /** The counts this process runs: the whole run's, or this shard's part of them. */
-export function shardLoad(cfg: RunConfig): ShardLoad {
+export function shardLoad(cfg: ShardLoadSettings): ShardLoad {
   const s = cfg.shard;
   const l = cfg.load;
   const whole: ShardLoad = {
@@ -45,7 +88,7 @@ export function shardLoad(cfg: RunConfig): ShardLoad {
 export class ShardSchedule implements ArrivalSchedule {
   constructor(
     private readonly inner: ArrivalSchedule,
-    private readonly shard: Pick<ShardConfig, 'index' | 'count'>,
+    private readonly shard: ShardPart,
   ) {}
 
   targetNs(i: number): number {
@@ -60,7 +103,7 @@ export function arrivalSchedule(spec: ArrivalSpec): ArrivalSchedule {
 }
 
 /** This shard's trace entries, round robin in time order, at their original offsets from the common start. */
-export function shardReplay(schedule: ReplaySchedule, shard: ShardConfig | null): ReplaySchedule {
+export function shardReplay(schedule: ReplaySchedule, shard: ShardPart | null): ReplaySchedule {
   if (shard === null || shard.count === 1) return schedule;
   const entries = partition(schedule.entries, shard.index, shard.count);
   if (entries.length === 0) {

@@ -2,10 +2,10 @@
 // calls parseStagesFlags). The stages set the run's duration and its load, so the flags that set
 // either are conflicts; --concurrency under a rate target caps what is in flight, as with --request-rate.
 import { InvalidArgumentError } from '../errors.js';
-import { parseStages, STAGES_TARGETS, type Stage, type StagesTarget } from './stages.js';
+import { parseStages, STAGE_QUANTITIES, type Stage, type StageQuantity } from './stages.js';
 
 export interface StagesConfig {
-  readonly target: StagesTarget;
+  readonly target: StageQuantity;
   readonly stages: readonly Stage[];
 }
 
@@ -38,10 +38,10 @@ export function parseStagesFlags(f: OtherFlags & StagesFlags): StagesConfig | nu
     if (f['stages-target'] !== undefined) conflict('stages-target', 'stages', 'needs');
     return null;
   }
-  const target = (f['stages-target'] ?? 'rate') as StagesTarget;
-  if (!STAGES_TARGETS.includes(target))
+  const target = (f['stages-target'] ?? 'rate') as StageQuantity;
+  if (!STAGE_QUANTITIES.includes(target))
     throw new InvalidArgumentError(
-      `--stages-target: expected one of ${STAGES_TARGETS.join(', ')}, got ${JSON.stringify(f['stages-target'])}`,
+      `--stages-target: expected one of ${STAGE_QUANTITIES.join(', ')}, got ${JSON.stringify(f['stages-target'])}`,
     );
   const stages = parseStages(String(f.stages), target);
   const sets = 'sets the load over time; it cannot be combined with';

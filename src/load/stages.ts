@@ -12,13 +12,18 @@ export interface Stage {
   target: number;
 }
 
-export type StagesTarget = 'rate' | 'concurrency';
-export const STAGES_TARGETS: readonly StagesTarget[] = ['rate', 'concurrency'];
+/**
+ * What the stages' values are (--stages-target). Named "quantity" here so "target" keeps one meaning
+ * inside the code (where a request goes: model/credit.ts RequestTarget); the flag's name and the
+ * exported config's `target` fields stay as users know them.
+ */
+export type StageQuantity = 'rate' | 'concurrency';
+export const STAGE_QUANTITIES: readonly StageQuantity[] = ['rate', 'concurrency'];
 
 const UNIT_NS: Record<string, number> = { ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** "30s:10,1m:50,500ms:0": DURATION:TARGET, a duration with ms/s/m/h (a bare number is seconds). */
-export function parseStages(text: string, target: StagesTarget, flag = 'stages'): Stage[] {
+export function parseStages(text: string, target: StageQuantity, flag = 'stages'): Stage[] {
   const bad = (msg: string): never => {
     throw new InvalidArgumentError(`--${flag}: ${msg}`);
   };

@@ -1,7 +1,9 @@
 // The scheduler's contract with the rest of the pipeline: what a phase is, how a credit is
 // dispatched, and what comes back to it (the status, and the reply a multi-turn session needs).
 import type { Conversation } from '../dataset/types.js';
-import type { Credit, Phase, RecordStatus } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { Phase } from '../model/phase.js';
+import type { RecordStatus } from '../model/raw-record.js';
 import type { Stage } from './stages.js';
 
 /** What the scheduler learns from one dispatched request. */

@@ -1,8 +1,8 @@
 // The run summary, built a record at a time: each profiling record is added once, as it finishes,
 // and leaves behind only histogram counts, the run metrics' folds and the sweep-line columns (five
-// numbers per successful request), so a run holds no records for its summary. summarize()
-// (compute.ts) feeds a list through the same path, so `analyze` rebuilds exactly what a run wrote.
-import type { MetricValue, ProcessedRecord } from '../records/types.js';
+// numbers per successful request), so a run holds no records for its summary. summarize() (at
+// the end) feeds a list through the same path, so `analyze` rebuilds exactly what a run wrote.
+import type { MetricValue, ProcessedRecord } from '../model/processed-record.js';
 import { warnOnce } from '../warnings.js';
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './core/registry.js';
@@ -243,4 +243,11 @@ export class SummaryAccumulator {
 
 function describe(def: MetricDef) {
   return { tag: def.tag, header: def.header, unit: def.unit, display: def.display, group: def.group, flags: def.flags };
+}
+
+/** The run summary over profiling-phase records (warmup and cooldown excluded): a list through the accumulator. */
+export function summarize(records: readonly ProcessedRecord[], opts: SummarizeOptions = {}): MetricsSummary {
+  const acc = new SummaryAccumulator(opts);
+  for (const r of records) acc.add(r);
+  return acc.finish();
 }

@@ -3,7 +3,7 @@
 // from the record processor (ProcessedRecord.convention_metrics, computed while the record still
 // had its chunk stamps); records without them (hand-built, unslimmed) are computed here. The
 // summary feeds each tool's view of a record to its own accumulator (accumulate.ts).
-import type { MetricValue, ProcessedRecord } from '../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../model/processed-record.js';
 import { computeRecordMetrics } from './record-metrics.js';
 import { CONVENTIONS, CONVENTION_NAMES, comparedTags, comparisonRegistry, type ConventionName } from './conventions.js';
 import type { ConventionComparison, ConventionComparisonRow, MetricResult, MetricsSummary } from './core/summary.js';

@@ -1,6 +1,6 @@
-// The per-record half of evaluating the registry (compute.ts has the run summary): one record's
+// The per-record half of evaluating the registry (accumulate.ts has the run summary): one record's
 // metrics in dependency order, with the gating rules applied once here.
-import type { MetricRecord, MetricValue } from '../records/types.js';
+import type { MetricRecord, MetricValue } from '../model/processed-record.js';
 import { defaultRegistry } from './catalogue.js';
 import type { MetricRegistry } from './core/registry.js';
 import { MetricFlag, type RecordMetricDef } from './core/types.js';

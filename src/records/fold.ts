@@ -5,9 +5,15 @@
 // code, once per record.
 import { decodeJson } from '../endpoints/common.js';
 import { specDecodeOfPayload, SpecDecodeAccumulator } from '../endpoints/spec-decode.js';
-import type { DecodeSpec, Payload } from '../endpoints/types.js';
+import type { DecodeSpec } from '../model/decoded.js';
+import type { Payload } from '../endpoints/types.js';
 import { mergeUsage, usageOfPayload } from '../endpoints/usage.js';
-import type { DecodedStream, ParsedResponse, RecordError, ResponseMedia, SpecDecodeRecord, Usage } from './types.js';
+import type { DecodedStream } from '../model/decoded.js';
+import type { ParsedResponse } from '../model/processed-record.js';
+import type { RecordError } from '../model/raw-record.js';
+import type { ResponseMedia } from '../model/media.js';
+import type { SpecDecodeRecord } from '../model/spec-decode.js';
+import type { Usage } from '../model/usage.js';
 
 export interface Folded {
   responses: ParsedResponse[];

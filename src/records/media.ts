@@ -1,6 +1,6 @@
 // A record's media figures (metrics/families/media.ts reads them): images and audio seconds the
 // request carried, images the response generated, and the video figures the server reported.
-import type { MediaMetricInput, ResponseMedia, TurnMedia } from './types.js';
+import type { MediaMetricInput, ResponseMedia, TurnMedia } from '../model/media.js';
 
 /** Null for a text-only request with a text-only response (no media metric then has a value). */
 export function mediaInput(sent: TurnMedia | undefined, got: ResponseMedia | null | undefined): MediaMetricInput | null {

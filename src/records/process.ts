@@ -3,12 +3,15 @@
 import { errorEventMessage } from '../endpoints/common.js';
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { PayloadParseError } from '../errors.js';
-import { computeRecordMetrics } from '../metrics/compute.js';
+import { computeRecordMetrics } from '../metrics/record-metrics.js';
 import type { MetricRegistry } from '../metrics/core/registry.js';
 import type { TextTokenizer } from '../tokenizer/types.js';
-import { type Folded as Decoded, PayloadFold } from './fold.js';
+import { type Folded, PayloadFold } from './fold.js';
 import { mediaInput } from './media.js';
-import type { Credit, MetricRecord, ProcessedRecord, RawRecord, Turn } from './types.js';
+import type { Credit } from '../model/credit.js';
+import type { MetricRecord, ProcessedRecord } from '../model/processed-record.js';
+import type { RawRecord } from '../model/raw-record.js';
+import type { Turn } from '../model/turn.js';
 
 export interface ProcessorOptions {
   adapter: EndpointAdapter;
@@ -101,7 +104,7 @@ export class RecordProcessor {
     return pred;
   }
 
-  private decode(raw: RawRecord): Decoded {
+  private decode(raw: RawRecord): Folded {
     const fold = new PayloadFold();
     // Events the native decoder read come folded; the adapter decodes the rest (the tail), if any.
     const native = raw.streaming ? raw.decoded : undefined;
@@ -136,7 +139,7 @@ export class RecordProcessor {
     return fold.result(null);
   }
 
-  private metricInput(raw: RawRecord, valid: boolean, d: Decoded): { input: MetricRecord; texts: CountTexts } {
+  private metricInput(raw: RawRecord, valid: boolean, d: Folded): { input: MetricRecord; texts: CountTexts } {
     const { token_ns, first_output_ns, first_choice_ns, content, reasoning } = d;
     const turn = raw.credit.turn;
     const generates = this.opts.adapter.generates !== false;

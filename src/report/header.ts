@@ -1,6 +1,6 @@
 // The report's header per run: what ran (config, secrets redacted), the counts, and the warnings
 // the harness raised about itself, so a reader sees "the client was the bottleneck" before a plot.
-import { isHarmlessHeader, REDACTED } from '../config/redact.js';
+import { isHarmlessHeader, REDACTED } from '../secrets.js';
 import type { RunExports } from '../export/read-run.js';
 import type { RunHeader } from './model.js';
 

@@ -10,7 +10,6 @@
 // the text format and OpenMetrics write it); histograms by family name.
 
 export type Vendor = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'tgi' | 'dynamo';
-export const VENDORS: readonly Vendor[] = ['vllm', 'sglang', 'trtllm', 'llamacpp', 'tgi', 'dynamo'];
 
 export type ConceptKind = 'gauge' | 'counter' | 'histogram' | 'ratio';
 

@@ -5,7 +5,9 @@
 // slices counts in each. Server gauges (time-weighted), counter rates and GPU power are read over
 // the same slice window by the callers' functions.
 import { MetricHistogram } from '../metrics/core/histogram.js';
-import type { MetricValue, Phase, ProcessedRecord, RecordStatus } from '../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../model/processed-record.js';
+import type { Phase } from '../model/phase.js';
+import type { RecordStatus } from '../model/raw-record.js';
 
 export interface SliceWindow {
   index: number;

@@ -13,7 +13,7 @@
 // shared segments are then still byte-identical, but tokens may merge across their edges.
 
 import { TokenizerLoadError } from '../errors.js';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 import { bodyText, cycIds, getTokenPool, prefixCode, PromptSynthesizer, verifiedPrompt } from './synthesize.js';
 import type { TokenPool } from './pool.js';
 import type { TextTokenizer } from './types.js';

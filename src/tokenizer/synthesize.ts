@@ -15,9 +15,16 @@
 // re-encoded and trimmed or extended until it counts exactly N.
 
 import { TokenizerLoadError, InvalidArgumentError } from '../errors.js';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
 import { buildTokenPool, type TokenPool } from './pool.js';
 import type { TextTokenizer } from './types.js';
+
+/**
+ * The longest prompt, in tokens, servebench synthesizes (--isl, a trace's input_length, prefixes):
+ * the longest context window any model offers (10M tokens). Past it the prompt text would near
+ * V8's string limit and no server could take it; a larger value is bad input.
+ */
+export const MAX_PROMPT_TOKENS = 10_000_000;
 
 export interface SynthesizerOptions {
   /**

@@ -2,7 +2,7 @@
 // error.type table of the AIPerf reference (timeout, http_5xx, http_4xx, parse_error, cancelled,
 // anything else `_OTHER`), plus two of ours that name common causes more precisely: `connection`
 // (the socket failed: refused, reset, closed, DNS, TLS) and `sse_error` (an error event in a stream).
-import type { RecordError } from '../records/types.js';
+import type { RecordError } from '../model/raw-record.js';
 import { tlsReasonOfCode, withTlsSubtype } from './tls.js';
 
 export function statusError(status: number, body: string): RecordError | null {

@@ -4,7 +4,7 @@
 // generating anything; 404 or 405 means it does not serve that path, which is bad input (exit 2)
 // rather than a run of error records. Any other answer, or none, leaves the decision to the run.
 import { Agent, ProxyAgent, request } from 'undici';
-import type { TlsSettings } from '../config/types.js';
+import type { TlsSettings } from './tls.js';
 import { EndpointNotServedError } from '../errors.js';
 import { proxySetting } from './select.js';
 import { NO_TLS_SETTINGS, undiciTls } from './tls.js';

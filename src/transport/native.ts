@@ -4,10 +4,12 @@
 // engine as one batch; finished requests come back in batches and become the same RawRecords the
 // undici transport produces.
 import { callNative, native, type EngineBatch, type EngineTlsOptions, type NativeEngine } from '../native.js';
-import type { Credit, HttpTrace, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { HttpTrace, RawRecord, RecordError } from '../model/raw-record.js';
 import { newRecord } from './record.js';
 import { capWaitMs } from '../timers.js';
-import type { PreconnectResult, PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
+import type { PreconnectResult, SizeCaps, StreamDecode, Transport } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
 import { RequestHeads } from './request-head.js';
 import { SubmitColumns } from './submit-columns.js';
 import { tlsReasonOfMessage, withTlsSubtype } from './tls.js';
@@ -30,7 +32,7 @@ export interface NativeTransportOptions {
   /** Decode SSE payloads on the I/O threads (RawRecord.decoded). */
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes (the engine's defaults when absent). */
-  limits?: SizeLimits;
+  limits?: SizeCaps;
   /** https:// base URLs: the engine's TLS client (transport/tls.ts engineTls). */
   tls?: EngineTlsOptions;
 }
@@ -39,7 +41,7 @@ export interface NativeTransportOptions {
 interface Pending {
   id: number;
   credit: Credit;
-  req: PreparedRequest;
+  req: RenderedRequest;
   resolve: (r: RawRecord) => void;
   cancelReason: string | null;
   /** The request line and headers (latin1), until the batch that carries it goes out. */
@@ -116,7 +118,7 @@ export class NativeTransport implements Transport {
     );
   }
 
-  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, req: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       if (this.closed) {
         const now = process.hrtime.bigint();
@@ -275,7 +277,7 @@ export class NativeTransport implements Transport {
 
   private record(
     credit: Credit,
-    req: PreparedRequest,
+    req: RenderedRequest,
     start_ns: bigint,
     end_ns: bigint,
     status: number,

@@ -2,9 +2,17 @@
 // handshake probes during the profiling phase (--network-latency-automatic), written to
 // network_latency.jsonl. Yields the RTT the summary subtracts, or null (no adjustment).
 import path from 'node:path';
-import type { NetworkLatencySettings } from '../config/types.js';
 import { RttProber, type ProbeSummary } from './rtt-probe.js';
 import { warn } from '../warnings.js';
+
+/** Network RTT calibration: off, probed (--network-latency-automatic) or given (--network-latency-mean). */
+export interface NetworkLatencySettings {
+  readonly mode: 'off' | 'automatic' | 'fixed';
+  /** The given mean RTT in ms (mode 'fixed'), else null. */
+  readonly mean_ms: number | null;
+  /** Seconds between TCP handshake probes (mode 'automatic'). */
+  readonly ping_interval_s: number;
+}
 
 export const NETWORK_LATENCY_JSONL = 'network_latency.jsonl';
 

@@ -1,7 +1,7 @@
 // Before the first request: is the server there, and which model does it serve?
 import { Agent, ProxyAgent, request } from 'undici';
 import { InvalidArgumentError, TlsVerifyError, UnreachableServerError } from '../errors.js';
-import type { TlsSettings } from '../config/types.js';
+import type { TlsSettings } from './tls.js';
 import { proxySetting } from './select.js';
 import { NO_TLS_SETTINGS, tlsReasonOfCode, undiciTls, VERIFY_REASONS } from './tls.js';
 import { endpointUrl } from './url.js';

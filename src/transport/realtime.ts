@@ -4,8 +4,10 @@
 // to response.done. Stamps are taken on the JS thread, as the undici transport's are; there is no
 // native path for WebSocket.
 import WebSocket from 'ws';
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
-import type { PreparedRequest, Transport } from './types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord, RecordError } from '../model/raw-record.js';
+import type { RenderedRequest } from '../endpoints/request.js';
+import type { Transport } from './types.js';
 
 export interface RealtimeTransportOptions {
   baseUrl: string;
@@ -34,7 +36,7 @@ export class RealtimeTransport implements Transport {
     return u.toString();
   }
 
-  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, req: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       const start_ns = process.hrtime.bigint();
       const event_data: string[] = [];

@@ -1,7 +1,8 @@
 // The RawRecord skeleton both transports fill: one place for the status rules.
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord, RecordError } from '../model/raw-record.js';
 import { statusError } from './classify.js';
-import type { PreparedRequest } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
 
 /**
  * A record with no events and no body yet. A non-2xx status with no transport error becomes the
@@ -9,7 +10,7 @@ import type { PreparedRequest } from './types.js';
  */
 export function newRecord(
   credit: Credit,
-  req: PreparedRequest,
+  req: RenderedRequest,
   start_ns: bigint,
   end_ns: bigint,
   http_status: number | null,

@@ -1,7 +1,7 @@
 // The native transport's HTTP/1.1 request heads (request line and headers, latin1): each header is
 // checked once per value, since every request of a run carries the same headers but its
 // x-request-id, and each path's request target is rendered once.
-import type { PreparedRequest } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
 import { requestTarget } from './url.js';
 
 /** Headers the transport writes itself. */
@@ -22,7 +22,7 @@ export class RequestHeads {
   }
 
   /** The head for `req`, up to and including the blank line; throws on a header that would break the request. */
-  render(req: PreparedRequest): string {
+  render(req: RenderedRequest): string {
     let target = this.targetOf.get(req.path);
     if (target === undefined) {
       target = requestTarget(this.base, req.path);

@@ -1,19 +1,21 @@
 // The router a run sends through, as undici's Agent picks a Pool per origin: one transport per --url
 // (each its own native engine or undici pool, so neither transport needs to know about several
 // origins), one request builder per URL and model, and the pick of each request's target
-// (load/targets.ts). The credit sent carries the target, so the record
+// (load/target-choice.ts). The credit sent carries the target, so the record
 // (and records.jsonl) names the URL and model it went to.
 import type { RunConfig } from '../config/types.js';
 import type { EndpointAdapter } from '../endpoints/types.js';
 import { RequestBuilder } from '../endpoints/request.js';
-import { TargetSelector } from '../load/targets.js';
+import { TargetSelector } from '../load/target-choice.js';
 import type { SlotGate } from '../load/types.js';
-import type { Credit, RawRecord } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord } from '../model/raw-record.js';
 import { NativeTransport } from './native.js';
 import { openTransport } from './select.js';
 import { RealtimeTransport } from './realtime.js';
 import { capWaitMs } from '../timers.js';
-import type { PreconnectResult, PreparedRequest, StreamDecode, Transport } from './types.js';
+import type { PreconnectResult, StreamDecode, Transport } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
 
 interface Target {
   url: string;
@@ -115,7 +117,7 @@ export class TransportRouter implements Transport {
   }
 
   /** The request for a credit, its target chosen now (in issue order). */
-  prepare(credit: Credit): { credit: Credit; request: PreparedRequest; target: number } {
+  prepare(credit: Credit): { credit: Credit; request: RenderedRequest; target: number } {
     const pick = this.selector.next();
     const target = this.targets[pick.url];
     let built = target.builders.get(pick.model);
@@ -177,7 +179,7 @@ export class TransportRouter implements Transport {
   }
 
   /** A request already built goes to the first target (the Transport contract). */
-  send(credit: Credit, request: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, request: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return this.targets[0].transport.send(credit, request, signal);
   }
 

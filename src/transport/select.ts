@@ -7,11 +7,9 @@ import { InvalidArgumentError } from '../errors.js';
 import { native } from '../native.js';
 import { capWaitMs } from '../timers.js';
 import { NativeTransport } from './native.js';
-import { DEFAULTS } from '../config/defaults.js';
-import type { RunConfig, TlsSettings } from '../config/types.js';
-import type { SizeLimits, StreamDecode, Transport } from './types.js';
+import { DEFAULT_SIZE_CAPS, type SizeCaps, type StreamDecode, type Transport } from './types.js';
 import { UndiciTransport } from './undici.js';
-import { engineTls, NO_TLS_SETTINGS } from './tls.js';
+import { engineTls, NO_TLS_SETTINGS, type TlsSettings } from './tls.js';
 
 export const TRANSPORT_KINDS = ['auto', 'undici', 'native'] as const;
 export type TransportKind = (typeof TRANSPORT_KINDS)[number];
@@ -31,7 +29,7 @@ export interface TransportSettings {
   /** Decode SSE payloads natively (RawRecord.decoded); absent: every payload comes back as a string. */
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
-  limits?: SizeLimits;
+  limits?: SizeCaps;
   /** --ca-cert, --insecure, --client-cert, --client-key (https:// only); absent: verify against the system store. */
   tls?: TlsSettings;
 }
@@ -193,10 +191,22 @@ export async function createTransport(
   };
 }
 
+/** The transport flags of a run, as config/types.ts RunConfig holds them. */
+export interface TransportConfig {
+  readonly transport: TransportKind;
+  readonly transport_threads: number;
+  readonly request_timeout_s: number;
+  readonly read_coalesce_us: number;
+  readonly kernel_stamps: boolean;
+  readonly max_response_bytes: number;
+  readonly max_event_bytes: number;
+  readonly tls: TlsSettings;
+}
+
 /** The run's transport as configured (--transport, --transport-threads, --read-coalesce-us); says why when auto falls back to undici. */
 export async function openTransport(
-  cfg: Pick<RunConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> &
-    Partial<Pick<RunConfig, 'read_coalesce_us' | 'kernel_stamps' | 'max_response_bytes' | 'max_event_bytes' | 'tls'>>,
+  cfg: Pick<TransportConfig, 'transport' | 'transport_threads' | 'request_timeout_s'> &
+    Partial<Pick<TransportConfig, 'read_coalesce_us' | 'kernel_stamps' | 'max_response_bytes' | 'max_event_bytes' | 'tls'>>,
   baseUrl: string,
   connections: number | null,
   log: (msg: string) => void,
@@ -212,8 +222,8 @@ export async function openTransport(
     readCoalesceUs: cfg.read_coalesce_us ?? 0,
     kernelStamps: cfg.kernel_stamps ?? false,
     limits: {
-      maxResponseBytes: cfg.max_response_bytes ?? DEFAULTS.max_response_bytes,
-      maxEventBytes: cfg.max_event_bytes ?? DEFAULTS.max_event_bytes,
+      maxResponseBytes: cfg.max_response_bytes ?? DEFAULT_SIZE_CAPS.maxResponseBytes,
+      maxEventBytes: cfg.max_event_bytes ?? DEFAULT_SIZE_CAPS.maxEventBytes,
     },
     tls: cfg.tls ?? NO_TLS_SETTINGS,
     // SERVEBENCH_JS_DECODE=1: every payload through the endpoint adapter in JS (comparisons, diagnosis).

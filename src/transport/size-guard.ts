@@ -2,8 +2,8 @@
 // enforces the same caps on its I/O thread, native/engine/engine_request_state.cc): the body's bytes, and the bytes of
 // the SSE event being received since the last blank line. Per chunk it costs a few native searches
 // from the chunk's end, never a JS loop over the bytes or the events.
-import type { RecordError } from '../records/types.js';
-import type { SizeLimits } from './types.js';
+import type { RecordError } from '../model/raw-record.js';
+import type { SizeCaps } from './types.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -19,7 +19,7 @@ export class SizeGuard {
 
   /** `sse`: also cap each event (a streaming response with a 2xx status, as the body is framed). */
   constructor(
-    private readonly limits: SizeLimits,
+    private readonly limits: SizeCaps,
     private readonly sse: boolean,
   ) {
     this.maxEvent = limits.maxEventBytes;

@@ -1,6 +1,6 @@
 // SSE framing of one buffered response body: a thin, validating wrapper over
 // the native framer (one native call per response, see native/wire/sse.cc).
-import type { DecodeSpec } from '../endpoints/types.js';
+import type { DecodeSpec } from '../model/decoded.js';
 import { NativeArgumentError } from '../errors.js';
 import { callNative, native, type NativeSseDecoder, type SseDecoded, type SseFrames } from '../native.js';
 

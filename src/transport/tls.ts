@@ -5,8 +5,20 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { EngineTlsOptions } from '../native.js';
-import type { RecordError } from '../records/types.js';
-import type { TlsSettings } from '../config/types.js';
+import type { RecordError } from '../model/raw-record.js';
+
+/** --ca-cert, --insecure, --client-cert, --client-key: TLS for https:// URLs, on either transport (transport/tls.ts). */
+export interface TlsSettings {
+  /** --insecure / -k: no certificate verification. */
+  readonly insecure: boolean;
+  /** --ca-cert: extra trusted CAs (PEM file), on top of the system store and NODE_EXTRA_CA_CERTS. */
+  readonly ca_cert: string | null;
+  /** --client-cert / --client-key: mTLS (PEM file paths; the key's contents are never copied anywhere). */
+  readonly client_cert: string | null;
+  readonly client_key: string | null;
+  /** With --insecure: the warning printed at start, repeated here so the export's config carries it. */
+  readonly warning: string | null;
+}
 
 export const NO_TLS_SETTINGS: TlsSettings = { insecure: false, ca_cert: null, client_cert: null, client_key: null, warning: null };
 

@@ -1,6 +1,8 @@
-// The transport contract: send one prepared request, always resolve with a RawRecord.
-import type { DecodeSpec } from '../endpoints/types.js';
-import type { Credit, RawRecord } from '../records/types.js';
+// The transport contract: send one rendered request, always resolve with a RawRecord.
+import type { RenderedRequest } from '../endpoints/request.js';
+import type { DecodeSpec } from '../model/decoded.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord } from '../model/raw-record.js';
 
 /** Native decode of SSE payloads where they are framed (RawRecord.decoded). */
 export interface StreamDecode {
@@ -11,20 +13,16 @@ export interface StreamDecode {
 }
 
 /** Caps on what one response may make the client hold (--max-response-bytes, --max-event-bytes). */
-export interface SizeLimits {
+export interface SizeCaps {
   maxResponseBytes: number;
   maxEventBytes: number;
 }
 
-export interface PreparedRequest {
-  /** Path appended to the target's base URL. */
-  path: string;
-  /** Header names lower-cased; already includes auth and X-Request-ID. */
-  headers: Record<string, string>;
-  /** The rendered JSON body. */
-  body: Buffer;
-  streaming: boolean;
-}
+/**
+ * The caps' defaults: far above any real completion, low enough that a runaway server cannot
+ * exhaust memory (config/defaults.ts DEFAULTS gives them to the flags).
+ */
+export const DEFAULT_SIZE_CAPS: Readonly<SizeCaps> = { maxResponseBytes: 64 * 1024 * 1024, maxEventBytes: 16 * 1024 * 1024 };
 
 /** What a preconnect did (--preconnect): connections asked for, opened, and how long it waited (ms). */
 export interface PreconnectResult {
@@ -37,7 +35,7 @@ export interface Transport {
   readonly name: string;
   /** Never rejects: every outcome, including errors and cancellation, is a RawRecord. */
   /** `signal` cancels this one request (it resolves as `cancelled`), e.g. --request-cancellation-rate. */
-  send(credit: Credit, request: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord>;
+  send(credit: Credit, request: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord>;
   /** Cancel every request in flight (they resolve as `cancelled`). */
   cancelAll(reason: string): void;
   close(): Promise<void>;

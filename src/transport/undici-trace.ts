@@ -6,7 +6,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { buildConnector } from 'undici';
-import type { HttpTrace } from '../records/types.js';
+import type { HttpTrace } from '../model/raw-record.js';
 
 interface ConnectionInfo {
   connect_start_ns: bigint;

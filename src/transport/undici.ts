@@ -3,9 +3,9 @@
 // SSE framing of the buffered chunks happens in one native call per response.
 import { buildConnector, Client, Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { DEFAULTS } from '../config/defaults.js';
 import { RequestCancelledError, RequestTimeoutError } from '../errors.js';
-import type { Credit, RawRecord, RecordError } from '../records/types.js';
+import type { Credit } from '../model/credit.js';
+import type { RawRecord, RecordError } from '../model/raw-record.js';
 import { transportError } from './classify.js';
 import { newRecord } from './record.js';
 import { frameSse, SseDecoder } from './sse.js';
@@ -15,9 +15,11 @@ import { requestTarget } from './url.js';
 import { ConnectionBook, newAttempt, unanswered } from './undici-socket.js';
 import { UndiciTracer } from './undici-trace.js';
 import { SizeGuard } from './size-guard.js';
-import type { TlsSettings } from '../config/types.js';
+import type { TlsSettings } from './tls.js';
 import { undiciTls } from './tls.js';
-import type { PreparedRequest, SizeLimits, StreamDecode, Transport } from './types.js';
+import { DEFAULT_SIZE_CAPS } from './types.js';
+import type { RenderedRequest } from '../endpoints/request.js';
+import type { SizeCaps, StreamDecode, Transport } from './types.js';
 
 export interface UndiciTransportOptions {
   baseUrl: string;
@@ -29,7 +31,7 @@ export interface UndiciTransportOptions {
   /** Decode SSE payloads natively (RawRecord.decoded). */
   decode?: StreamDecode;
   /** --max-response-bytes, --max-event-bytes; absent: the defaults. */
-  limits?: SizeLimits;
+  limits?: SizeCaps;
   /** Send every request through this proxy (HTTP_PROXY & co., see proxySetting in select.ts); null: direct. */
   proxy?: string | null;
   /** https:// origins: --ca-cert, --insecure, --client-cert, --client-key (transport/tls.ts). */
@@ -48,7 +50,7 @@ export class UndiciTransport implements Transport {
   private readonly inFlight = new Set<InFlight>();
   private readonly tracer: UndiciTracer | null;
   private readonly decoder: SseDecoder | null;
-  private readonly limits: SizeLimits;
+  private readonly limits: SizeCaps;
   private readonly book = new ConnectionBook();
   private retried = 0;
   /** The pool's connector, for the one-off connection a re-sent request goes out on. */
@@ -61,7 +63,7 @@ export class UndiciTransport implements Transport {
     this.base = u;
     this.tracer = opts.trace === false ? null : new UndiciTracer();
     this.decoder = opts.decode ? new SseDecoder(opts.decode.spec) : null;
-    this.limits = opts.limits ?? { maxResponseBytes: DEFAULTS.max_response_bytes, maxEventBytes: DEFAULTS.max_event_bytes };
+    this.limits = opts.limits ?? DEFAULT_SIZE_CAPS;
     const pool = {
       connections: opts.connections,
       pipelining: 1,
@@ -80,7 +82,7 @@ export class UndiciTransport implements Transport {
       : new Pool(this.origin, { ...pool, connect: this.connect });
   }
 
-  send(credit: Credit, req: PreparedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
+  send(credit: Credit, req: RenderedRequest, signal?: AbortSignal | null): Promise<RawRecord> {
     return new Promise<RawRecord>((resolve) => {
       const chunks: Buffer[] = [];
       const stamps = new StampColumn();
@@ -207,7 +209,7 @@ export class UndiciTransport implements Transport {
 
   private buildRecord(
     credit: Credit,
-    req: PreparedRequest,
+    req: RenderedRequest,
     start_ns: bigint,
     end_ns: bigint,
     status: number | null,

@@ -1,4 +1,5 @@
-// The time-weighted brief's worked example (../shared/reference/time-weighted-metrics-brief.txt)
+// The worked example of AIPerf's "Effective vs Active Metrics" brief
+// (https://docs.nvidia.com/aiperf/reference/effective-vs-active-metrics)
 // against the built-in mock: TTFT 100 ms, ITL 20 ms, 16 concurrent, 200 requests, ISL 200, OSL 100.
 // The brief's run took 27.06 s and reported (avg): effective decode concurrency 14.63, effective
 // prefill throughput 1,477.97 tok/s, effective decode throughput 726.33 tok/s, active prefill

@@ -7,9 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessMonitor, type HarnessReport } from '../../src/harness/monitor.js';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
-import type { Credit, RawRecord } from '../../src/records/types.js';
+import type { Credit } from '../../src/model/credit.js';
+import type { RawRecord } from '../../src/model/raw-record.js';
 import { NativeTransport } from '../../src/transport/native.js';
-import type { PreparedRequest, Transport } from '../../src/transport/types.js';
+import type { RenderedRequest } from '../../src/endpoints/request.js';
+import type { Transport } from '../../src/transport/types.js';
 import { UndiciTransport } from '../../src/transport/undici.js';
 import { remeasured } from '../helpers/remeasure.js';
 
@@ -18,7 +20,7 @@ const ITL_MS = 10;
 const TOKENS = 24;
 const STREAMS = 6;
 
-function request(): PreparedRequest {
+function request(): RenderedRequest {
   const body = { model: 'mock-model', messages: [{ role: 'user', content: 'hello there' }], max_tokens: TOKENS, stream: true };
   return {
     path: '/v1/chat/completions',

@@ -2,7 +2,7 @@
 // each threshold gives for a transport that stamps on the JS thread versus one that does not.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HARNESS_THRESHOLDS, HarnessMonitor, harnessWarnings, type HarnessReport } from '../../src/harness/monitor.js';
-import type { RawRecord } from '../../src/records/types.js';
+import type { RawRecord } from '../../src/model/raw-record.js';
 
 function raw(issued: bigint, start: bigint, target: bigint | null): RawRecord {
   return {

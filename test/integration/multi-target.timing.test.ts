@@ -91,7 +91,7 @@ describe.each(['native', 'undici'])('--url A --url B on the %s transport', { tim
   });
 });
 
-// The parse errors themselves are unit-tested (test/unit/config/targets.test.ts); here: one line, exit 2.
+// The parse errors themselves are unit-tested (test/unit/config/target-flags.test.ts); here: one line, exit 2.
 describe('bad target flags', () => {
   it('weights that do not parse are one line naming the flag, exit 2', async () => {
     const r = await runCli([

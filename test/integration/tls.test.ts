@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NativeTransport } from '../../src/transport/native.js';
 import { UndiciTransport } from '../../src/transport/undici.js';
 import { engineTls } from '../../src/transport/tls.js';
-import type { TlsSettings } from '../../src/config/types.js';
+import type { TlsSettings } from '../../src/transport/tls.js';
 import { runCli, tmpDir } from '../helpers/cli.js';
 import { expectRunInvariants } from '../helpers/hostile.js';
 import { spawnMock, type SpawnedMock } from '../helpers/mock.js';

@@ -1,5 +1,5 @@
 // Small numeric helpers shared by the metric families.
-import type { MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import type { FoldSpec, RecordFold, RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from './types.js';
 
 export const NS_PER_S = 1e9;

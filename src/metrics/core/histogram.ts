@@ -1,5 +1,5 @@
 // MetricHistogram: one metric's native HDR histogram (native/hdr/hdr.h) and the value scale of its
-// unit. Every distribution in the summary is read from one of these (see stats.ts, compute.ts).
+// unit. Every distribution in the summary is read from one of these (see stats.ts, ../accumulate.ts).
 //
 // Scale: the histogram records integers (values are rounded half up), so a value is recorded as
 // value × scale. Units whose values are whole numbers in base units (ns, tokens, requests, bytes,

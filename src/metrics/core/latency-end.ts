@@ -1,7 +1,7 @@
 // Where a record's request_latency ends, as an absolute stamp: the run window's end
 // (max_response_timestamp) and the time-weighted curves read it. Taken from the record's own
 // request_latency value, so it follows the registry's definition (a convention may end it elsewhere).
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 
 /** start_ns + request_latency of a successful record; null for other records and for one without a latency. */
 export function latencyEndNs(r: Pick<ProcessedRecord, 'status' | 'raw' | 'metrics'>): bigint | null {

@@ -18,7 +18,8 @@ export interface ResolvedSlo {
 }
 
 /**
- * GuideLLM's measurement window (../shared/reference/guidellm-metrics.txt): measure_start (the
+ * GuideLLM's measurement window (GuideLLM's metrics guide,
+ * https://blog.vllm.ai/guidellm/main/guides/metrics): measure_start (the
  * warmup's end) to measure_end (the cooldown's start), CLOCK_MONOTONIC ns. A null bound is open:
  * no warmup, or no cooldown.
  */

@@ -1,7 +1,7 @@
 // Which per-record values make up a distribution, in one place: every record metric of a
 // successful record, and the ERROR_ONLY metrics (error_isl) of an error record; cancelled records
 // add none. Summaries read these values through histograms (accumulate.ts), a record at a time.
-import type { MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 
 /** Calls fn(tag, value) for every metric value a record adds to the distributions (a list adds each element). */
 export function forEachRecordValue(

@@ -1,7 +1,7 @@
 // Run-level time-weighted (Effective / Active) metrics: the timeline columns, built a record at a
 // time as the run's records finish (five numbers per successful request), one native timeline
 // integration at the end, and its rows turned into summary results.
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import { FloatColumn } from './column.js';
 import type { TimeWeightedResult } from './summary.js';
 import { latencyEndNs } from './latency-end.js';

@@ -1,6 +1,6 @@
 // The shape of a metric declaration. Families live one per file; registry.ts collects them.
 import type { MetricHistogram } from './histogram.js';
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import type { GpuEnergyInput } from './energy-input.js';
 import type { MetricOptions } from './options.js';
 import type { TimelineRow } from './timeline.js';

@@ -1,8 +1,9 @@
 // The metric declarations that differ between the tools, as the conventions (conventions.ts)
 // substitute them for the defaults (AIPerf's). Same tags, units and console places as the metrics
-// they replace; only the definitions change. Sources: ../shared/reference/guidellm-metrics.txt and
-// evalscope-perf-metrics-zh.txt (EvalScope's perf code, benchmark_util.py).
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+// they replace; only the definitions change. Sources: GuideLLM's metrics guide
+// (https://blog.vllm.ai/guidellm/main/guides/metrics) and EvalScope's perf code
+// (https://github.com/modelscope/evalscope, evalscope/perf/utils/benchmark_util.py).
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import { requestLatency } from './general.js';
 import { timePerOutputToken } from './guidellm.js';
 import { decodeSpan } from './guidellm-window.js';

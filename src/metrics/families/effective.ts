@@ -1,4 +1,5 @@
-// Effective and Active metrics (../shared/reference/time-weighted-metrics-brief.txt) and the
+// Effective and Active metrics (AIPerf's "Effective vs Active Metrics",
+// https://docs.nvidia.com/aiperf/reference/effective-vs-active-metrics) and the
 // coordinated-omission-aware effective_latency.
 //
 // Effective: the time-weighted average of a step function over the whole run window (first credit

@@ -4,9 +4,9 @@
 // a request without a value for an SLO's metric, or that failed, is not good.
 import { InvalidArgumentError } from '../../errors.js';
 import { displayFactor } from '../core/units.js';
-import type { MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import type { MetricRegistry } from '../core/registry.js';
-import { MetricFlag, type FoldSpec, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
+import { MetricFlag, type FoldSpec, type RunMetricDef } from '../core/types.js';
 import { CountFold, NO_FOLD, foldOf, perSecond, runNumber, type NoFold } from '../core/helpers.js';
 import type { ResolvedSlo } from '../core/options.js';
 
@@ -151,5 +151,4 @@ export const goodput: RunMetricDef = {
   compute: (_run, v) => perSecond(runNumber(v, 'good_request_count'), runNumber(v, 'benchmark_duration')),
 };
 
-export const goodputRecordMetrics: readonly RecordMetricDef[] = [];
 export const goodputRunMetrics: readonly RunMetricDef[] = [goodRequestCount, goodRequestFraction, goodput];

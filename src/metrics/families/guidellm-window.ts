@@ -1,5 +1,5 @@
-// GuideLLM's measurement window (../shared/reference/guidellm-metrics.txt, "Measurement Window,
-// Warmup, and Cooldown"), as the guidellm convention's declarations. With a warmup or a cooldown
+// GuideLLM's measurement window (GuideLLM's metrics guide, "Measurement Window, Warmup, and
+// Cooldown": https://blog.vllm.ai/guidellm/main/guides/metrics), as the guidellm convention's declarations. With a warmup or a cooldown
 // (MetricOptions.measurement_window), event-level metrics count by when their events happen:
 // - TTFT (and TTFOT) counts when the span from request start to the first (output) token overlaps
 //   the window, even partially;
@@ -9,7 +9,7 @@
 // Request-level metrics keep every profiling request: servebench drains the warmup before the window
 // opens and starts cooldown requests after it closes (load/benchmark.ts), so the requests whose
 // lifetime overlaps the window are exactly the profiling ones. Bounds are inclusive.
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import type { MeasurementWindow } from '../core/options.js';
 import { foldOf, perSecond } from '../core/helpers.js';
 import type { FoldSpec, RecordFold, RecordMetricDef, RunMetricDef, RunMetricInput, RunValue } from '../core/types.js';

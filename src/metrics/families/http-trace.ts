@@ -15,7 +15,7 @@
 // are made non-decreasing, so each phase is ≥ 0 and blocked + dns + connecting + tls_handshaking +
 // sending + waiting + receiving = total = end − start exactly. duration (k6 http_req_duration) is
 // sending + waiting + receiving; connection overhead is blocked + dns + connecting + tls_handshaking.
-import type { MetricRecord } from '../../records/types.js';
+import type { MetricRecord } from '../../model/processed-record.js';
 import { MetricFlag, type BaseUnit, type ConsoleGroup, type DisplayUnit, type RecordMetricDef } from '../core/types.js';
 import { diffNs } from '../core/helpers.js';
 

@@ -4,7 +4,7 @@
 // the same phase sent it. Every status counts: a request that failed was still sent.
 import { MetricFlag, type FoldSpec, type RecordFold, type RunMetricDef } from '../core/types.js';
 import { foldOf } from '../core/helpers.js';
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 
 /** A request's blocks, where it stands in send order (ties: credit order). */
 interface SentBlocks {

@@ -1,7 +1,7 @@
 // GuideLLM's round-trip metrics of its realtime WebSocket backend (reference: guidellm-metrics.txt),
 // from the stamps of the client events sent (sent_ns, realtime transport only) and of the received
 // tokens (token_ns): absent on HTTP records, which have no sent stamps.
-import type { MetricRecord } from '../../records/types.js';
+import type { MetricRecord } from '../../model/processed-record.js';
 import { MetricFlag, type RecordMetricDef } from '../core/types.js';
 import { diffNs } from '../core/helpers.js';
 

@@ -7,7 +7,8 @@
 // - generation_delay (GuideLLM): time spent producing each conversation before it can be scheduled.
 // - context_overflow_count (AIPerf reference, "Context Overflow Count"): error bodies that say the
 //   context length was exceeded.
-import type { ProcessedRecord, RecordError } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
+import type { RecordError } from '../../model/raw-record.js';
 import { CountFold, diffNs, foldOf } from '../core/helpers.js';
 import { FloatColumn } from '../core/column.js';
 import { percentileSorted } from '../core/stats.js';

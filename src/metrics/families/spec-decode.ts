@@ -1,8 +1,8 @@
 // Speculative decoding metrics (AIPerf reference, "Speculative Decoding Metrics"). They read only the
-// engine-neutral per-request record (records/types.ts SpecDecodeRecord, filled from whichever shape
+// engine-neutral per-request record (model/spec-decode.ts SpecDecodeRecord, filled from whichever shape
 // the server sends, see endpoints/spec-decode.ts); a request without verify steps has none and every
 // metric here has no value. j = accepted drafts in a step, l = proposed drafts; the bonus token is the +1.
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import { MetricFlag, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
 import { runNumber, totalOf } from '../core/helpers.js';
 

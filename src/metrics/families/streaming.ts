@@ -1,6 +1,6 @@
 // Streaming metrics (AIPerf reference, "Streaming Metrics"). They read the stamps of responses
 // that carried non-empty content or reasoning (`token_ns`); a role-only chunk is not in that list.
-import type { MetricRecord } from '../../records/types.js';
+import type { MetricRecord } from '../../model/processed-record.js';
 import { warnOnce } from '../../warnings.js';
 import { MetricFlag, type RecordMetricDef } from '../core/types.js';
 import { diffNs, gapsNs, NS_PER_S, perSecond, scalar } from '../core/helpers.js';

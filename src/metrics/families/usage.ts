@@ -1,7 +1,7 @@
 // Usage field metrics (AIPerf reference, "Usage Field Metrics"): the server's own `usage` counts,
 // last reported value per response, normalised across vendors by endpoints/usage.ts. They read
 // `record.usage`, which is filled whatever the token-count source (--use-server-token-count or not).
-import type { Usage } from '../../records/types.js';
+import type { Usage } from '../../model/usage.js';
 import { MetricFlag, type BaseUnit, type ConsoleGroup, type DisplayUnit, type RecordMetricDef, type RunMetricDef } from '../core/types.js';
 import { NS_PER_S, runNumber, totalOf } from '../core/helpers.js';
 

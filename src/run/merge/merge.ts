@@ -15,13 +15,13 @@ import { renderConsole } from '../../export/console.js';
 import { GPU_TELEMETRY_JSONL } from '../../export/read-run.js';
 import { InvalidFileError } from '../../errors.js';
 import { defaultRegistry } from '../../metrics/catalogue.js';
-import { summarize } from '../../metrics/compute.js';
+import { summarize } from '../../metrics/accumulate.js';
 import { registryFor } from '../../metrics/conventions.js';
 import { MetricHistogram } from '../../metrics/core/histogram.js';
 import type { ConventionChoice } from '../../metrics/core/options.js';
 import type { MetricsSummary } from '../../metrics/core/summary.js';
-import { parseRecordLine } from '../../records/read.js';
-import type { ProcessedRecord } from '../../records/types.js';
+import { forEachRecordLine, parseRecordLine } from '../../records/read.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import { SERVER_METRICS_JSONL } from '../../server-metrics/export.js';
 import { servebenchVersion } from '../../version.js';
 import { readShards, type ShardInput, type ShardSet } from './merge-inputs.js';
@@ -93,9 +93,9 @@ function mergedRecords(set: ShardSet, convention: ConventionChoice | undefined):
   for (const s of set.shards) {
     const shift = timelineShift(s, ref);
     const file = path.join(s.dir, RECORDS_JSONL);
-    linesOf(file).forEach((l, i) => {
+    forEachRecordLine(file, (l, n) => {
       const line = shiftRecordLine(l, shift, s.index);
-      records.push(parseRecordLine(line, `${file}:${i + 1}`, registry));
+      records.push(parseRecordLine(line, `${file}:${n}`, registry));
       lines.push(line);
     });
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeSummaryArtifacts } from '../../export/artifacts.js';
 import { renderConsole } from '../../export/console.js';
 import { defaultRegistry } from '../../metrics/catalogue.js';
-import { summarize } from '../../metrics/compute.js';
+import { summarize } from '../../metrics/accumulate.js';
 import { readRecordsFile } from '../../records/read.js';
 import { buildBreakdown } from '../../export/breakdown.js';
 

@@ -2,7 +2,7 @@
 // the main thread: a few buffers to clone instead of a Map (string keys, a boxed list) per record,
 // and on the main thread one Map rebuilt per record from plain reads.
 import { FloatColumn } from '../../metrics/core/column.js';
-import type { MetricValue } from '../../records/types.js';
+import type { MetricValue } from '../../model/processed-record.js';
 
 export interface MetricColumns {
   /** The tags in the batch, each once; entries name them by index. */

@@ -1,12 +1,12 @@
 // One batch of prepared records as it crosses to a record worker and back, and the work done on it:
 // count tokens, compute the per-record metrics, serialize the records.jsonl lines. Plain code, so
 // the worker (run/pipeline/record-worker.ts) and the main-thread fallback (run/pipeline/record-pipeline.ts) run the same.
-import type { ExportLevel } from '../../config/types.js';
+import type { ExportLevel } from '../../export/records.js';
 import { recordLine, type RecordLineInput, type UnitLookup } from '../../export/records.js';
 import { displayUnitOf } from '../../metrics/catalogue.js';
 import type { MetricRegistry } from '../../metrics/core/registry.js';
 import { completeRecord, countTexts, type CountTexts } from '../../records/process.js';
-import type { MetricRecord, MetricValue, ProcessedRecord } from '../../records/types.js';
+import type { MetricRecord, MetricValue, ProcessedRecord } from '../../model/processed-record.js';
 import { MetricColumnsWriter, type MetricColumns } from './metric-columns.js';
 
 /** What a worker needs of one record: its metric input (chunk stamps included), texts, and line fields. */

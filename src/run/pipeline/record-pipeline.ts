@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ExportLevel } from '../../config/types.js';
+import type { ExportLevel } from '../../export/records.js';
 import { AppendFile } from '../../export/artifact-file.js';
 import { recordLine } from '../../export/records.js';
 import type { ArtifactWriteError } from '../../errors.js';
@@ -22,7 +22,8 @@ import { RecordMetrics, internTags } from './metric-columns.js';
 import { processBatch, type BatchEnv, type BatchRequest, type BatchResult, type WorkItem } from './record-batch.js';
 import { lean, slim, workItem } from './work-item.js';
 import { completeRecord, countTexts, type PreparedRecord } from '../../records/process.js';
-import type { ProcessedRecord, RecordStatus } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
+import type { RecordStatus } from '../../model/raw-record.js';
 import type { WorkerInit } from './record-worker.js';
 import { knownSecrets, scrub } from '../../secrets.js';
 import type { TokenizeSpec } from '../../tokenizer/types.js';

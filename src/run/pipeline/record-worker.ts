@@ -6,7 +6,7 @@ import { createTokenCounter } from '../../tokenizer/count.js';
 import { ServerBatchCounter } from '../../tokenizer/server-count.js';
 import type { TokenizeSpec } from '../../tokenizer/types.js';
 import { processBatch, transferables, type BatchEnv, type BatchRequest } from './record-batch.js';
-import type { ExportLevel } from '../../config/types.js';
+import type { ExportLevel } from '../../export/records.js';
 import { addSecrets } from '../../secrets.js';
 import { lowerOwnPriority } from './thread-priority.js';
 

@@ -1,8 +1,8 @@
 // What the main thread sends and keeps of a finished record: the work item a record worker gets
 // (run/pipeline/record-batch.ts WorkItem), and the record slimmed to what it needs while it waits.
-import type { ExportLevel } from '../../config/types.js';
+import type { ExportLevel } from '../../export/records.js';
 import type { PreparedRecord } from '../../records/process.js';
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import type { WorkItem } from './record-batch.js';
 
 /** A prepared record's work item; its line fields only with a file (`level`), payloads only at raw. */

@@ -4,7 +4,7 @@
 // the exports are written either way (signals.ts).
 import path from 'node:path';
 import { resolveArtifactDir } from '../../config/validate.js';
-import { authWarnings } from '../../config/auth.js';
+import { authWarnings } from '../../endpoints/auth.js';
 import { environmentSecrets, secretsOf } from '../../config/redact.js';
 import type { RunConfig } from '../../config/types.js';
 import { addSecrets, scrub } from '../../secrets.js';

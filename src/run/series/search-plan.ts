@@ -9,7 +9,7 @@
 // estimate and marked uncertain, and the answer's range is widened to the nearest loads whose
 // verdict is certain. A run stopped for over-saturation fails, certainly.
 import { normalQuantile } from '../../metrics/core/special.js';
-import type { SearchKind } from '../../load/limits.js';
+import type { SearchKind } from '../../load/search-flags.js';
 
 export interface SearchSpec {
   kind: SearchKind;

@@ -5,7 +5,7 @@ import { csvField } from '../../export/csv.js';
 import { formatNumber, stringifyWithBigInt } from '../../export/format.js';
 import { renderTable } from '../../export/table.js';
 import { scrub } from '../../secrets.js';
-import type { SearchConfig } from '../../load/limits.js';
+import type { SearchConfig } from '../../load/search-flags.js';
 import type { SearchAnswer, SearchEnd } from './search-plan.js';
 
 export const SEARCH_JSON = 'search_summary.json';

@@ -3,7 +3,7 @@
 // machine (search-plan.ts) picks, until it has its answer; then search_summary.json/.csv.
 import path from 'node:path';
 import type { RunConfig } from '../../config/types.js';
-import type { SearchConfig } from '../../load/limits.js';
+import type { SearchConfig } from '../../load/search-flags.js';
 import { findMetric, type MetricsSummary } from '../../metrics/core/summary.js';
 import { runOnce } from '../single/run-once.js';
 import { pointConfig, pointLabel } from './sweep.js';

@@ -4,12 +4,15 @@
 // runOnce holds a list of them (outputs/index.ts). Every hook is optional: an output implements
 // what it needs. runOnce calls the hooks in list order, except `stop` and `close`, which run in
 // reverse (what started first stops last).
-import type { SummaryEnd } from '../../metrics/compute.js';
+import type { SummaryEnd } from '../../metrics/accumulate.js';
 import type { MetricsSummary } from '../../metrics/core/summary.js';
 import type { BenchmarkResult } from '../../load/benchmark.js';
 import type { CreditCounters } from '../../load/counters.js';
 import type { PhaseSpec } from '../../load/types.js';
-import type { Credit, Phase, ProcessedRecord, RawRecord } from '../../records/types.js';
+import type { Credit } from '../../model/credit.js';
+import type { Phase } from '../../model/phase.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
+import type { RawRecord } from '../../model/raw-record.js';
 import type { PreconnectResult } from '../../transport/types.js';
 
 /** The load is over (runBenchmark returned); records may still be in the record pipeline. */

@@ -12,7 +12,7 @@
 // sure), and have stayed so at every check for confirmSeconds (a burst of a stable queue fades
 // sooner), once min-duration seconds have passed and each series has min-samples samples.
 import { studentTCdf } from '../../metrics/core/special.js';
-import type { OverSaturationConfig } from '../../load/limits.js';
+import type { OverSaturationConfig } from '../../load/search-flags.js';
 
 export const MAX_BINS = 20;
 export const MIN_BINS = 6;

@@ -20,7 +20,7 @@ import { type BenchmarkPlan, type BenchmarkResult, runBenchmark } from '../../lo
 import type { CreditCounters } from '../../load/counters.js';
 import { buildPlan, type ResolvedPlan } from '../../load/plan.js';
 import { defaultRegistry } from '../../metrics/catalogue.js';
-import type { SummaryEnd } from '../../metrics/compute.js';
+import type { SummaryEnd } from '../../metrics/accumulate.js';
 import type { MeasurementWindow } from '../../metrics/core/options.js';
 import { findMetric, type MetricsSummary } from '../../metrics/core/summary.js';
 import { RecordProcessor, type PreparedRecord } from '../../records/process.js';

@@ -2,10 +2,10 @@
 // phase's requests as they start and finish, checks it at most every CHECK_S, and on a verdict stops
 // this run's issuing (a run control of its own, so a sweep or a search goes on to its next point);
 // the requests in flight then get the grace period, as after a first Ctrl-C.
-import type { OverSaturationConfig } from '../../load/limits.js';
+import type { OverSaturationConfig } from '../../load/search-flags.js';
 import { RunControl } from '../../load/control.js';
 import type { BenchmarkResult } from '../../load/benchmark.js';
-import type { ProcessedRecord } from '../../records/types.js';
+import type { ProcessedRecord } from '../../model/processed-record.js';
 import { OverSaturationDetector, confirmSeconds, type SaturationVerdict } from './over-saturation.js';
 
 const CHECK_S = 0.25;

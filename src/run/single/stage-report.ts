@@ -2,14 +2,14 @@
 // send stamp), the achieved send rate against the target's mean (rate target: the stage's
 // expected count over its duration), completions, and the time-averaged requests in flight.
 import type { SliceRecord } from '../../timeslices/slices.js';
-import { stageBounds, type StagesTarget, type Stage } from '../../load/stages.js';
+import { stageBounds, type StageQuantity, type Stage } from '../../load/stages.js';
 import { renderTable } from '../../export/table.js';
 
 export interface StageResult {
   index: number;
   start_s: number;
   end_s: number;
-  target: StagesTarget;
+  target: StageQuantity;
   target_from: number;
   target_to: number;
   /** Rate target: requests due in the stage (its mean rate × its duration); null under a concurrency target. */
@@ -28,7 +28,7 @@ export interface StageResult {
 }
 
 export function stageResults(
-  target: StagesTarget,
+  target: StageQuantity,
   stages: readonly Stage[],
   startNs: bigint,
   records: readonly Pick<SliceRecord, 'raw'>[],

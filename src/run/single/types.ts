@@ -6,7 +6,7 @@ import type { RunControl } from '../../load/control.js';
 import type { LoadMode, ResolvedPlan } from '../../load/plan.js';
 import type { MetricsSummary } from '../../metrics/core/summary.js';
 import type { ArtifactWriteError } from '../../errors.js';
-import type { RecordError } from '../../records/types.js';
+import type { RecordError } from '../../model/raw-record.js';
 import type { TextTokenizer } from '../../tokenizer/types.js';
 import type { ProgressLine } from '../../ui/progress.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMediaFlags, type MediaFlags } from '../../../src/dataset/media-config.js';
 import { MediaPool } from '../../../src/dataset/media-source.js';
 import { synthWav } from '../../../src/dataset/media-synth.js';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { InvalidArgumentError, InvalidFileError } from '../../../src/errors.js';
 
 function decodeDataUrl(url: string): { mime: string; bytes: Buffer } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 
 function draws(r: Rng, n: number): number[] {
   return Array.from({ length: n }, () => r.next());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { IndexSampler } from '../../../src/dataset/sampling.js';
 
 function draw(s: IndexSampler, n: number): number[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { parseSeqDist, pickSeqDist } from '../../../src/dataset/seq-dist.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { IndexSampler } from '../../../src/dataset/sampling.js';
 import { IndexedSource } from '../../../src/dataset/source.js';
 import type { Conversation } from '../../../src/dataset/types.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SyntheticDataset, validateSyntheticConfig } from '../../../src/dataset/synthetic.js';
 import type { SyntheticConfig } from '../../../src/dataset/types.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
-import type { Turn } from '../../../src/records/types.js';
+import type { Turn } from '../../../src/model/turn.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 

@@ -8,7 +8,7 @@ import { messagesAdapter } from '../../../src/endpoints/messages.js';
 import { responsesAdapter } from '../../../src/endpoints/responses.js';
 import type { EndpointAdapter } from '../../../src/endpoints/types.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { ProcessedRecord } from '../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../src/model/processed-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 import { baseRecord, bothPaths, expectSame, sseBody } from '../records/decode-equivalence.js';

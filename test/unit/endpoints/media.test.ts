@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import { synthWav } from '../../../src/dataset/media-synth.js';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { imageGenerationAdapter } from '../../../src/endpoints/image-generation.js';
 import { countImageParts, responsesContent } from '../../../src/endpoints/media-parts.js';
@@ -13,7 +13,8 @@ import { transcriptionsAdapter } from '../../../src/endpoints/transcriptions.js'
 import { videoGenerationAdapter } from '../../../src/endpoints/video-generation.js';
 import { responsesAdapter } from '../../../src/endpoints/responses.js';
 import { PayloadParseError } from '../../../src/errors.js';
-import type { Credit, Turn } from '../../../src/records/types.js';
+import type { Credit } from '../../../src/model/credit.js';
+import type { Turn } from '../../../src/model/turn.js';
 
 const clip = synthWav(new Rng(5), 0.5, 16000, 16, 1);
 const IMG = 'data:image/png;base64,iVBORw0KGgo=';

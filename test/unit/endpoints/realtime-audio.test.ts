@@ -6,10 +6,11 @@ import wavefile from 'wavefile';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import { parseMediaFlags, wantsAudio } from '../../../src/dataset/media-config.js';
 import { synthWav } from '../../../src/dataset/media-synth.js';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { realtimeAdapter } from '../../../src/endpoints/realtime.js';
 import { APPEND_MS, pcm16Mono24k, REALTIME_SAMPLE_RATE } from '../../../src/endpoints/realtime-audio.js';
-import type { AudioClip, Turn } from '../../../src/records/types.js';
+import type { AudioClip } from '../../../src/model/media.js';
+import type { Turn } from '../../../src/model/turn.js';
 
 type Ev = { type: string; audio?: string; item?: unknown };
 

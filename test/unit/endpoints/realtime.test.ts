@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { realtimeAdapter } from '../../../src/endpoints/realtime.js';
 import { averageRoundTripTime, timeToLastRoundTrip } from '../../../src/metrics/families/realtime.js';
 import { buildRunConfig } from '../../../src/config/validate.js';
-import type { MetricRecord } from '../../../src/records/types.js';
+import type { MetricRecord } from '../../../src/model/processed-record.js';
 
 const j = JSON.stringify;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProfileExport, recordMetricsJson } from '../../../src/export/json.js';
 import type { DistributionEntry } from '../../../src/export/metric-entry.js';
 import { stringifyWithBigInt } from '../../../src/export/format.js';
-import { computeRecordMetrics } from '../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
 import { metricRecord } from '../metrics/fixtures.js';
 import { sampleSummary, T0 } from './sample.js';
 

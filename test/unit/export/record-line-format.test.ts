@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { recordLine, type RecordLineInput, type UnitLookup } from '../../../src/export/records.js';
 import { scaledList, scaledNumber } from '../../../src/export/record-numbers.js';
 import { displayUnitOf } from '../../../src/metrics/catalogue.js';
-import type { MetricValue, RecordError } from '../../../src/records/types.js';
+import type { MetricValue } from '../../../src/model/processed-record.js';
+import type { RecordError } from '../../../src/model/raw-record.js';
 import { scrub } from '../../../src/secrets.js';
 
 function refRound(v: number): number {

@@ -1,5 +1,5 @@
 // A small summary for exporter tests: two streaming successes (one reasoned) and one error.
-import { summarize } from '../../../src/metrics/compute.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { processed } from '../metrics/fixtures.js';
 

@@ -3,7 +3,8 @@
 import type { Conversation, ConversationSource, ConversationTurn } from '../../../src/dataset/types.js';
 import type { BenchmarkHooks } from '../../../src/load/benchmark.js';
 import type { DispatchOptions, DispatchResult } from '../../../src/load/types.js';
-import type { Credit, RecordStatus } from '../../../src/records/types.js';
+import type { Credit } from '../../../src/model/credit.js';
+import type { RecordStatus } from '../../../src/model/raw-record.js';
 
 export const turn = (prompt: string, over: Partial<ConversationTurn> = {}): ConversationTurn => ({
   prompt,

@@ -5,7 +5,7 @@ import { SessionFeeder } from '../../../src/load/sessions.js';
 import { withTestDelay, DATASET_DELAY_ENV } from '../../../src/dataset/test-delay.js';
 import { generationDelay } from '../../../src/metrics/families/scheduling.js';
 import type { Conversation, ConversationSource } from '../../../src/dataset/types.js';
-import type { MetricRecord } from '../../../src/records/types.js';
+import type { MetricRecord } from '../../../src/model/processed-record.js';
 
 function source(turns: number): ConversationSource {
   let i = 0;

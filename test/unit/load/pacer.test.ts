@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { ListSchedule, pace, type PaceBounds, RateSchedule, gammaSample, timeForCount, unitGap } from '../../../src/load/pacer.js';
 import { concurrencyAt, slotOpensAtNs } from '../../../src/load/ramp.js';
 import type { ArrivalSpec } from '../../../src/load/types.js';

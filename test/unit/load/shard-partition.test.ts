@@ -3,8 +3,9 @@
 // parts must be exactly the unsharded run's: no draw twice, none left out, nothing moved in time.
 import { describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
-import { globalDraw, parseShardFlags, partition, shareOf, type ShardConfig } from '../../../src/config/shard.js';
-import { Rng } from '../../../src/dataset/rng.js';
+import { globalDraw, partition, shareOf } from '../../../src/load/shard-plan.js';
+import { parseShardFlags, type ShardConfig } from '../../../src/config/shard.js';
+import { Rng } from '../../../src/model/rng.js';
 import { IndexSampler, type SamplingStrategy } from '../../../src/dataset/sampling.js';
 import { IndexedSource } from '../../../src/dataset/source.js';
 import { shardSource } from '../../../src/dataset/shard-source.js';

@@ -4,11 +4,12 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { SummaryAccumulator, computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
+import { SummaryAccumulator, summarize } from '../../../src/metrics/accumulate.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
 import { registryFor } from '../../../src/metrics/conventions.js';
 import type { MetricOptions } from '../../../src/metrics/core/options.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
-import type { ProcessedRecord } from '../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../src/model/processed-record.js';
 import { MS, processed } from './fixtures.js';
 
 const T0 = 100_000_000_000n;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateValues } from '../../../src/metrics/aggregate.js';
 import { aggregateMetrics, buildAggregateExport, renderAggregateTable } from '../../../src/export/aggregate.js';
-import { summarize } from '../../../src/metrics/compute.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import { processed } from './fixtures.js';
 
 describe('aggregateValues', () => {

@@ -1,6 +1,8 @@
 // Hand-built records carrying the catalogue's extra inputs (usage, requested OSL, spec decode, trace).
-import { computeRecordMetrics } from '../../../src/metrics/compute.js';
-import type { MetricRecord, Phase, ProcessedRecord, RecordStatus } from '../../../src/records/types.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
+import type { MetricRecord, ProcessedRecord } from '../../../src/model/processed-record.js';
+import type { Phase } from '../../../src/model/phase.js';
+import type { RecordStatus } from '../../../src/model/raw-record.js';
 import { metricRecord, processed, type RecordSpec } from './fixtures.js';
 
 export type Extra = Pick<MetricRecord, 'usage' | 'requested_osl' | 'first_chunk_tokens' | 'spec_decode' | 'trace'>;

@@ -3,10 +3,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { MetricRecord, ProcessedRecord, RawRecord } from '../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../src/model/processed-record.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
-import { computeRecordMetrics, summarize } from '../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import { CONVENTIONS, comparedTags, comparisonRegistry, conventionDefs, registryFor } from '../../../src/metrics/conventions.js';
 import { defaultMetricDefs, defaultRegistry } from '../../../src/metrics/catalogue.js';
 import { findMetric } from '../../../src/metrics/core/summary.js';

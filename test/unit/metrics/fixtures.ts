@@ -1,6 +1,8 @@
 // Hand-built records for metric tests. Times are given in ms offsets from the request start.
-import { computeRecordMetrics } from '../../../src/metrics/compute.js';
-import type { MetricRecord, Phase, ProcessedRecord, RecordStatus } from '../../../src/records/types.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
+import type { MetricRecord, ProcessedRecord } from '../../../src/model/processed-record.js';
+import type { Phase } from '../../../src/model/phase.js';
+import type { RecordStatus } from '../../../src/model/raw-record.js';
 
 export const MS = 1_000_000;
 const msToNs = (ms: number) => BigInt(Math.round(ms * MS));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics } from '../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../src/metrics/record-metrics.js';
 import { diffNs, gapsNs } from '../../../src/metrics/core/helpers.js';
 import { metricRecord, MS } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../src/metrics/compute.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import { findMetric, type DistributionResult, type MetricsSummary, type SingleResult } from '../../../src/metrics/core/summary.js';
 import { defaultRegistry } from '../../../src/metrics/catalogue.js';
 import { MS, processed } from './fixtures.js';

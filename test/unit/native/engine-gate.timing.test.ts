@@ -5,7 +5,7 @@
 // ones (never sent); setGate(0) starts them all.
 import { afterEach, describe, expect, it } from 'vitest';
 import { native } from '../../../src/native.js';
-import type { RawRecord } from '../../../src/records/types.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import { NativeTransport } from '../../../src/transport/native.js';
 import { peakInFlight as peak } from '../../helpers/in-flight.js';
 import { credit, request, scriptedServer, sseResponse, type ScriptedServer } from './engine-helpers.js';

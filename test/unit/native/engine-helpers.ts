@@ -2,8 +2,8 @@
 // answers each with whatever the test says (well-formed or not), and credit/request builders.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Credit } from '../../../src/records/types.js';
-import type { PreparedRequest } from '../../../src/transport/types.js';
+import type { Credit } from '../../../src/model/credit.js';
+import type { RenderedRequest } from '../../../src/endpoints/request.js';
 
 export interface ScriptedRequest {
   /** 0-based index of the request on its connection. */
@@ -96,7 +96,7 @@ export function credit(targeted: bigint | null = null): Credit {
 export function request(
   streaming = true,
   body = '{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":4,"stream":true}',
-): PreparedRequest {
+): RenderedRequest {
   return {
     path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json', 'x-request-id': 'r' },

@@ -3,7 +3,8 @@
 import { expect } from 'vitest';
 import type { EndpointAdapter } from '../../../src/endpoints/types.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { ProcessedRecord, RawRecord } from '../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../src/model/processed-record.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 import { frameSse, SseDecoder } from '../../../src/transport/sse.js';
 

@@ -3,7 +3,7 @@ import { runInThisContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { RawRecord } from '../../../src/records/types.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';
 import { baseRecord, MS } from './decode-equivalence.js';

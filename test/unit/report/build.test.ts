@@ -9,7 +9,7 @@ import { renderPage } from '../../../src/report/page.js';
 import { kneeIndex } from '../../../src/report/sweep.js';
 import { MAX_POINTS_PER_RUN } from '../../../src/report/timeline.js';
 import { rng as seeded } from '../../helpers/rng.js';
-import { emptyRecordColumns } from '../../../src/export/read-records.js';
+import { emptyRecordColumns } from '../../../src/records/read.js';
 
 function bigRun(n: number): RunExports {
   const rand = seeded(11);

@@ -1,7 +1,7 @@
 // `merge` building blocks (issue 18): stamps moved onto one timeline exactly, HDR histograms merged
 // bit-identically to one histogram of every value, and chrony's tracking line read.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { MetricHistogram } from '../../../src/metrics/core/histogram.js';
 import { shiftRecordLine, timelineShift } from '../../../src/run/merge/merge.js';
 import type { ShardInput } from '../../../src/run/merge/merge-inputs.js';

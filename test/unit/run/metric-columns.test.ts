@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { MetricColumnsWriter, RecordMetrics, internTags, type MetricColumns } from '../../../src/run/pipeline/metric-columns.js';
-import type { MetricValue } from '../../../src/records/types.js';
+import type { MetricValue } from '../../../src/model/processed-record.js';
 
 /** Through a MessagePort, as postMessage clones a worker's result. */
 function cloned(c: MetricColumns): MetricColumns {

@@ -6,7 +6,7 @@ import { buildRunConfig, type ProfileFlags } from '../../../src/config/validate.
 import type { BenchmarkResult } from '../../../src/load/benchmark.js';
 import { RunControl } from '../../../src/load/control.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
-import type { ProcessedRecord } from '../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../src/model/processed-record.js';
 import { CatalogueRun } from '../../../src/run/single/catalogue-run.js';
 import { runOutputs } from '../../../src/run/single/outputs/index.js';
 import { FirstErrorOutput } from '../../../src/run/single/outputs/summary.js';

@@ -2,7 +2,7 @@
 // fixed service time under Poisson arrivals, checked every 0.25 s as the run wiring checks it.
 import { describe, expect, it } from 'vitest';
 import { OverSaturationDetector, slopeTest } from '../../../src/run/single/over-saturation.js';
-import type { OverSaturationConfig } from '../../../src/load/limits.js';
+import type { OverSaturationConfig } from '../../../src/load/search-flags.js';
 import { rng } from '../../helpers/rng.js';
 
 const cfg: OverSaturationConfig = { min_duration_s: 3, min_samples: 20, window_s: 120, alpha: 0.001 };

@@ -1,7 +1,7 @@
 // The GPU power efficiency family: the join from GPU series to per-vendor energy, and every
 // metric's formula (AIPerf reference, "GPU Power Efficiency Metrics") through summarize().
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../src/metrics/compute.js';
+import { summarize } from '../../../src/metrics/accumulate.js';
 import type { GpuEnergyInput } from '../../../src/metrics/core/energy-input.js';
 import { findMetric, type MetricsSummary } from '../../../src/metrics/core/summary.js';
 import { renderConsole } from '../../../src/export/console.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import { SegmentSynthesizer, TRACE_BLOCK_TOKENS } from '../../../src/tokenizer/segments.js';
 import type { TextTokenizer } from '../../../src/tokenizer/types.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../../../src/dataset/rng.js';
+import { Rng } from '../../../src/model/rng.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import { PromptSynthesizer, getTokenPool } from '../../../src/tokenizer/synthesize.js';

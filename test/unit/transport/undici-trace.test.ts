@@ -5,10 +5,11 @@ import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { tracePhases } from '../../../src/metrics/families/http-trace.js';
 import { startMockServer, type MockServer } from '../../../src/mock/server.js';
 import { RecordProcessor } from '../../../src/records/process.js';
-import type { Credit, RawRecord } from '../../../src/records/types.js';
+import type { Credit } from '../../../src/model/credit.js';
+import type { RawRecord } from '../../../src/model/raw-record.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 import { UndiciTransport } from '../../../src/transport/undici.js';
-import type { PreparedRequest } from '../../../src/transport/types.js';
+import type { RenderedRequest } from '../../../src/endpoints/request.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-function request(i: number): [Credit, PreparedRequest] {
+function request(i: number): [Credit, RenderedRequest] {
   const credit: Credit = {
     index: i,
     phase: 'profiling',

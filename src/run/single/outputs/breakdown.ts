@@ -2,7 +2,7 @@
 // (export/breakdown.ts): the `breakdown` section and its console table.
 import type { RunConfig } from '../../../config/types.js';
 import { BreakdownBuilder } from '../../../export/breakdown.js';
-import type { ProcessedRecord } from '../../../records/types.js';
+import type { ProcessedRecord } from '../../../model/processed-record.js';
 import type { OutputReport, RunFinish, RunOutput } from '../output.js';
 
 export class BreakdownOutput implements RunOutput {

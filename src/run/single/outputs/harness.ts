@@ -2,7 +2,7 @@
 // from right before the load to its end, with the record pipeline's backlog and the preconnect:
 // the `harness` section, and its warnings on the log.
 import { HarnessMonitor, noteRecordBacklog, type HarnessReport } from '../../../harness/monitor.js';
-import type { RawRecord } from '../../../records/types.js';
+import type { RawRecord } from '../../../model/raw-record.js';
 import type { TransportRouter } from '../../../transport/router.js';
 import type { LoadEnd, OutputReport, RunOutput } from '../output.js';
 

@@ -1,7 +1,7 @@
 // The progress line on a terminal (ui/progress.ts): one per phase, cleared at its end.
 import type { CreditCounters } from '../../../load/counters.js';
 import type { PhaseSpec } from '../../../load/types.js';
-import type { Phase } from '../../../records/types.js';
+import type { Phase } from '../../../model/phase.js';
 import type { ProgressLine } from '../../../ui/progress.js';
 import type { RunOutput } from '../output.js';
 

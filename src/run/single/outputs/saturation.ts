@@ -1,10 +1,13 @@
 // --stop-on-over-saturation (../saturation-watch.ts) as an output: it watches the profiling
 // phase's sends and replies, stops the run's own control on a verdict, amends the result, and
 // writes the `over_saturation` section.
-import type { OverSaturationConfig } from '../../../load/limits.js';
+import type { OverSaturationConfig } from '../../../load/search-flags.js';
 import type { BenchmarkResult } from '../../../load/benchmark.js';
 import type { RunControl } from '../../../load/control.js';
-import type { Credit, Phase, ProcessedRecord, RawRecord } from '../../../records/types.js';
+import type { Credit } from '../../../model/credit.js';
+import type { Phase } from '../../../model/phase.js';
+import type { ProcessedRecord } from '../../../model/processed-record.js';
+import type { RawRecord } from '../../../model/raw-record.js';
 import { SaturationWatch } from '../saturation-watch.js';
 import type { LoadEnd, OutputReport, RunOutput } from '../output.js';
 

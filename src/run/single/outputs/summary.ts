@@ -1,9 +1,10 @@
 // The run's summary: every final record, warmup and cooldown included (the accumulator keeps the
 // profiling phase's), into one SummaryAccumulator; runOnce finishes it once the other outputs gave
 // what it needs (summaryEnd). The run keeps no records.
-import { SummaryAccumulator, type SummarizeOptions, type SummaryEnd } from '../../../metrics/compute.js';
+import { SummaryAccumulator, type SummarizeOptions, type SummaryEnd } from '../../../metrics/accumulate.js';
 import type { MetricsSummary } from '../../../metrics/core/summary.js';
-import type { ProcessedRecord, RecordError } from '../../../records/types.js';
+import type { ProcessedRecord } from '../../../model/processed-record.js';
+import type { RecordError } from '../../../model/raw-record.js';
 import type { RunOutput } from '../output.js';
 
 export class SummaryOutput implements RunOutput {

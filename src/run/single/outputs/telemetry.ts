@@ -2,7 +2,7 @@
 // window: the energy metrics (summaryEnd), gpu_telemetry.jsonl, and the `gpu_telemetry` section.
 import type { GpuTelemetryConfig, TimeWindow } from '../../../telemetry/types.js';
 import { RunTelemetry, type RunTelemetryResult } from '../../../telemetry/run.js';
-import type { SummaryEnd } from '../../../metrics/compute.js';
+import type { SummaryEnd } from '../../../metrics/accumulate.js';
 import type { BenchmarkResult } from '../../../load/benchmark.js';
 import type { OutputReport, RunOutput } from '../output.js';
 

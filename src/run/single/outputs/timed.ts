@@ -1,7 +1,7 @@
 // The few numbers per profiling record that --stages and --slice-duration tabulate (timeslices/
 // SliceRecord), kept once for both; nothing is kept without either flag.
 import type { RunConfig } from '../../../config/types.js';
-import type { ProcessedRecord } from '../../../records/types.js';
+import type { ProcessedRecord } from '../../../model/processed-record.js';
 import { sliceRecord, type SliceRecord } from '../../../timeslices/slices.js';
 import type { RunOutput } from '../output.js';
 

@@ -4,7 +4,7 @@ import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { HistogramDecodeError, InvalidArgumentError } from '../../../../src/errors.js';
 import { buildHistogramsJson } from '../../../../src/export/histograms.js';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { decodeCompressed } from '../../../../src/metrics/core/histogram-codec.js';
 import { FRACTIONAL_SCALE, MetricHistogram, histogramScale } from '../../../../src/metrics/core/histogram.js';
 import { histogramStats } from '../../../../src/metrics/core/stats.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MetricHistogram } from '../../../../src/metrics/core/histogram.js';
 import { histogramStats, SUMMARY_PERCENTILES } from '../../../../src/metrics/core/stats.js';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { findMetric, type DistributionResult } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
 import { processed } from '../fixtures.js';

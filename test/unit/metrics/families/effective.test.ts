@@ -1,13 +1,15 @@
 // The Effective / Active family end to end through summarize(): columns built from processed
 // records, the run window, the no-value rules, effective_latency, and the exports.
 import { describe, expect, it } from 'vitest';
-import { summarize, computeRecordMetrics } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
 import { findMetric, type MetricsSummary, type TimeWeightedStats } from '../../../../src/metrics/core/summary.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { effectiveTimeWeightedMetrics } from '../../../../src/metrics/families/effective.js';
 import { renderConsole } from '../../../../src/export/console.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
-import type { ProcessedRecord, RecordStatus } from '../../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../../src/model/processed-record.js';
+import type { RecordStatus } from '../../../../src/model/raw-record.js';
 import { MS, processed, type RecordSpec } from '../fixtures.js';
 
 const T0 = 50_000_000_000n;

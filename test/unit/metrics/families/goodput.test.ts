@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../../../src/errors.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import {
   goodputTags,
   goodRequestPredicate,

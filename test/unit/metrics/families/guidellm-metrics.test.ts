@@ -2,10 +2,11 @@
 // parts of the dispatch delay, SLO attainment and request goodput, and the null (not 0) report
 // of the schedule delays without an arrival schedule.
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
-import type { MetricRecord, ProcessedRecord } from '../../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../../src/model/processed-record.js';
 import type { ResolvedSlo } from '../../../../src/metrics/core/options.js';
 import type { MetricRegistry } from '../../../../src/metrics/core/registry.js';
 import { registryFor } from '../../../../src/metrics/conventions.js';

@@ -1,12 +1,13 @@
 // GuideLLM's measurement window under --convention guidellm (and in --convention all), on
 // hand-built records that straddle each boundary. Window: measure_start 1000 ms, measure_end 2000 ms.
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { registryFor } from '../../../../src/metrics/conventions.js';
 import type { MeasurementWindow } from '../../../../src/metrics/core/options.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { outputTokensInWindow, overlapsWindow } from '../../../../src/metrics/families/guidellm-window.js';
-import type { ProcessedRecord } from '../../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../../src/model/processed-record.js';
 import { MS, processed, type RecordSpec } from '../fixtures.js';
 
 const T0 = 100_000_000_000n;

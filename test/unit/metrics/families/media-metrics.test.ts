@@ -2,10 +2,10 @@
 // latency, image throughput = images / latency, image latency = latency / images; the video figures
 // are the server's; a text-only record has none of them.
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
 import { defaultRegistry } from '../../../../src/metrics/catalogue.js';
 import { mediaInput } from '../../../../src/records/media.js';
-import type { MediaMetricInput } from '../../../../src/records/types.js';
+import type { MediaMetricInput } from '../../../../src/model/media.js';
 import { metricRecord } from '../fixtures.js';
 
 const MEDIA_TAGS = [

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { tracePhases } from '../../../../src/metrics/families/http-trace.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { PERCENTILES } from '../../../../src/metrics/core/stats.js';
 import { renderConsole } from '../../../../src/export/console.js';
-import type { HttpTrace } from '../../../../src/records/types.js';
+import type { HttpTrace } from '../../../../src/model/raw-record.js';
 import { captureWarnings } from '../../../helpers/warnings.js';
 import { catalogueProcessed, catalogueRecord } from '../catalogue-fixtures.js';
 import { MS } from '../fixtures.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { oslMismatchThresholdTokens, oslMismatchWarning } from '../../../../src/metrics/families/osl-mismatch.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { catalogueProcessed, catalogueRecord } from '../catalogue-fixtures.js';

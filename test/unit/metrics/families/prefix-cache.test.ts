@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
 import { idealPrefixHits } from '../../../../src/metrics/families/prefix-cache.js';
-import type { ProcessedRecord } from '../../../../src/records/types.js';
+import type { ProcessedRecord } from '../../../../src/model/processed-record.js';
 import { processed } from '../fixtures.js';
 
 /** A record sent at `startMs` with these block hashes. */

@@ -1,10 +1,11 @@
 // Dispatch delay, replay schedule lag (anchored to the least-late request) and context overflow.
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { findMetric } from '../../../../src/metrics/core/summary.js';
-import { computeRecordMetrics } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
 import { isContextOverflow, replayLagsNs } from '../../../../src/metrics/families/scheduling.js';
-import type { MetricRecord, ProcessedRecord, RecordError, RecordStatus } from '../../../../src/records/types.js';
+import type { MetricRecord, ProcessedRecord } from '../../../../src/model/processed-record.js';
+import type { RecordError, RecordStatus } from '../../../../src/model/raw-record.js';
 
 const MS = 1_000_000n;
 

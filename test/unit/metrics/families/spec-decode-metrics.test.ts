@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { formatAcceptanceHistogram, poolAcceptanceHistogram } from '../../../../src/metrics/families/spec-decode.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
 import { buildProfileExport } from '../../../../src/export/json.js';
 import { renderConsole } from '../../../../src/export/console.js';
-import type { SpecDecodeRecord } from '../../../../src/records/types.js';
+import type { SpecDecodeRecord } from '../../../../src/model/spec-decode.js';
 import { catalogueProcessed, catalogueRecord } from '../catalogue-fixtures.js';
 
 const single = (s: MetricsSummary, tag: string) => {

@@ -2,7 +2,7 @@
 // tokenizer mismatch and its two fixes; the OSL mismatch warning never advises an --extra-inputs
 // the run already passes. The wording is checked in both cases (ignore_eos passed, or not).
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../../src/metrics/compute.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { oslMismatchWarning } from '../../../../src/metrics/families/osl-mismatch.js';
 import { usageDiscrepancyWarning } from '../../../../src/metrics/families/usage-discrepancy.js';
 import { catalogueProcessed } from '../catalogue-fixtures.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeRecordMetrics, summarize } from '../../../../src/metrics/compute.js';
+import { computeRecordMetrics } from '../../../../src/metrics/record-metrics.js';
+import { summarize } from '../../../../src/metrics/accumulate.js';
 import { findMetric, type MetricsSummary } from '../../../../src/metrics/core/summary.js';
-import type { Usage } from '../../../../src/records/types.js';
+import type { Usage } from '../../../../src/model/usage.js';
 import { parseUsage } from '../../../../src/endpoints/usage.js';
 import { catalogueProcessed, catalogueRecord } from '../catalogue-fixtures.js';
 

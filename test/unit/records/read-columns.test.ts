@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyRecordColumns, pushFast, readRecordColumns, type RecordColumns } from '../../../src/export/read-records.js';
+import { emptyRecordColumns, pushFast, readRecordColumns, type RecordColumns } from '../../../src/records/read.js';
 import { recordLine, type RecordLineInput } from '../../../src/export/records.js';
 import { tmpDir } from '../../helpers/cli.js';
 import { rng } from '../../helpers/rng.js';

@@ -1,9 +1,7 @@
 // Several targets in one run: --url A --url B (with --url-weights), --model a,b (with
-// --model-selection-strategy and --model-weights). Parsed here; the selection itself is load/targets.ts.
+// --model-selection-strategy and --model-weights). Parsed here; the selection itself is load/target-choice.ts.
 import { badFlag as bad } from '../errors.js';
-
-export const MODEL_SELECTION_STRATEGIES = ['round_robin', 'random', 'weighted'] as const;
-export type ModelSelectionStrategy = (typeof MODEL_SELECTION_STRATEGIES)[number];
+import { MODEL_SELECTION_STRATEGIES, type ModelSelectionStrategy } from '../load/target-choice.js';
 
 /** One --url: the base URL without credentials, and its credentials apart (sent as Basic auth). */
 export interface TargetUrl {

@@ -1,7 +1,6 @@
-// What crosses the boundary for the native SSE decode (native/wire/sse_decode.h): the field paths an
-// endpoint adapter declares, and what the decoder hands back per response. Kept apart from both
-// endpoints/ and records/ so that native.ts, the bottom layer, can type its surface without
-// importing a layer above it.
+// Decoded events: what crosses the boundary for the native SSE decode (native/wire/sse_decode.h), the
+// field paths an endpoint adapter declares and what the decoder hands back per response. On the
+// ground floor so that native-types.ts, endpoints/ and records/ all type it from below.
 
 /** A value the native decoder looks for: the first source whose path reaches an object (`present`: anything but null). */
 export interface DecodeSource {

@@ -1,4 +1,5 @@
-// The flags that find a server's limits: --search max-rate|max-concurrency (run/series/search.ts walks
+// The flags that search for a server's capacity (its "limits" in the docs; not the size caps of
+// transport/types.ts): --search max-rate|max-concurrency (run/series/search.ts walks
 // the points, run/series/search-plan.ts picks them) and --stop-on-over-saturation (run/single/over-saturation.ts).
 // Parsed and cross-checked here, so every conflict is one line naming the flag (exit code 2).
 import { badFlag as bad } from '../errors.js';
@@ -30,7 +31,7 @@ export interface OverSaturationConfig {
   readonly alpha: number;
 }
 
-export const LIMIT_DEFAULTS = {
+export const SEARCH_DEFAULTS = {
   search_tolerance_pct: 5,
   search_max_points: 12,
   search_start_rate: 1,
@@ -41,7 +42,7 @@ export const LIMIT_DEFAULTS = {
   over_saturation_alpha: 0.001,
 };
 
-export interface LimitFlags {
+export interface SearchFlags {
   search?: string;
   'search-tolerance'?: number;
   'search-max-points'?: number;
@@ -60,7 +61,7 @@ function number(flag: string, v: unknown, ok: (n: number) => boolean, what: stri
 }
 
 /** What the search needs from the rest of the flags. */
-export interface LimitContext {
+export interface SearchFlagContext {
   load: LoadConfig;
   /** --concurrency was given (one value). */
   concurrencyGiven: boolean;
@@ -68,7 +69,7 @@ export interface LimitContext {
   numProfileRuns: number;
 }
 
-export function parseSearchFlags(f: LimitFlags, ctx: LimitContext): SearchConfig | null {
+export function parseSearchFlags(f: SearchFlags, ctx: SearchFlagContext): SearchConfig | null {
   const searchOnly = ['search-tolerance', 'search-max-points', 'search-start'] as const;
   if (f.search === undefined) {
     for (const k of searchOnly) if (f[k] !== undefined) bad(k, 'needs --search max-rate|max-concurrency');
@@ -90,18 +91,18 @@ export function parseSearchFlags(f: LimitFlags, ctx: LimitContext): SearchConfig
   if (ctx.numProfileRuns > 1) bad('num-profile-runs', 'cannot be combined with --search');
   const tolPct =
     f['search-tolerance'] === undefined
-      ? LIMIT_DEFAULTS.search_tolerance_pct
+      ? SEARCH_DEFAULTS.search_tolerance_pct
       : number('search-tolerance', f['search-tolerance'], (n) => n > 0 && n <= 100, 'must be a percentage in (0, 100]');
   const maxPoints =
     f['search-max-points'] === undefined
-      ? LIMIT_DEFAULTS.search_max_points
+      ? SEARCH_DEFAULTS.search_max_points
       : number(
           'search-max-points',
           f['search-max-points'],
           (n) => Number.isInteger(n) && n >= 2 && n <= 1000,
           'must be an integer from 2 to 1000',
         );
-  const dflt = kind === 'max-rate' ? LIMIT_DEFAULTS.search_start_rate : LIMIT_DEFAULTS.search_start_concurrency;
+  const dflt = kind === 'max-rate' ? SEARCH_DEFAULTS.search_start_rate : SEARCH_DEFAULTS.search_start_concurrency;
   const start =
     f['search-start'] === undefined
       ? dflt
@@ -111,13 +112,13 @@ export function parseSearchFlags(f: LimitFlags, ctx: LimitContext): SearchConfig
   return Object.freeze({ kind, start, tolerance: tolPct / 100, max_points: maxPoints, fraction: l.slo_attainment_fraction });
 }
 
-export function parseOverSaturationFlags(f: LimitFlags): OverSaturationConfig | null {
+export function parseOverSaturationFlags(f: SearchFlags): OverSaturationConfig | null {
   const only = ['over-saturation-min-duration', 'over-saturation-min-samples', 'over-saturation-window', 'over-saturation-alpha'] as const;
   if (f['stop-on-over-saturation'] !== true) {
     for (const k of only) if (f[k] !== undefined) bad(k, 'needs --stop-on-over-saturation');
     return null;
   }
-  const d = LIMIT_DEFAULTS;
+  const d = SEARCH_DEFAULTS;
   const min_duration_s =
     f['over-saturation-min-duration'] === undefined
       ? d.over_saturation_min_duration_s

@@ -1,11 +1,11 @@
-// The flags that find a server's limits (parsed by load/limits.ts): --search and the over-saturation stop.
+// The flags that search for a server's capacity (parsed by load/search-flags.ts): --search and the over-saturation stop.
 import type { Options } from 'yargs';
-import { LIMIT_DEFAULTS } from '../load/limits.js';
+import { SEARCH_DEFAULTS } from '../load/search-flags.js';
 
 const G_SEARCH = 'Search for the maximum load (see docs/load.md):';
-const d = LIMIT_DEFAULTS;
+const d = SEARCH_DEFAULTS;
 
-export const limitOptions: Record<string, Options> = {
+export const searchOptions: Record<string, Options> = {
   search: {
     type: 'string',
     group: G_SEARCH,

@@ -1,6 +1,6 @@
 // Which URL and model each request goes to: smooth weighted round robin, seeded random.
 import { describe, expect, it } from 'vitest';
-import { TargetSelector, WeightedRoundRobin } from '../../../src/load/targets.js';
+import { TargetSelector, WeightedRoundRobin } from '../../../src/load/target-choice.js';
 
 function counts(picks: number[], n: number): number[] {
   const out = new Array<number>(n).fill(0);

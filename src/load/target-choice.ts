@@ -1,8 +1,11 @@
 // Which URL and which model each request goes to (--url ... --url-weights, --model a,b
 // --model-selection-strategy). Weighted choices use smooth weighted round robin (nginx's): the split
 // is exact over every window of sum(weights) picks, so a short run is not left to chance.
-import type { ModelSelectionStrategy } from '../config/targets.js';
-import { Rng } from '../dataset/rng.js';
+import { Rng } from '../model/rng.js';
+
+/** --model-selection-strategy. */
+export const MODEL_SELECTION_STRATEGIES = ['round_robin', 'random', 'weighted'] as const;
+export type ModelSelectionStrategy = (typeof MODEL_SELECTION_STRATEGIES)[number];
 
 /** Smooth weighted round robin over indices 0..n-1; equal weights give plain round robin. */
 export class WeightedRoundRobin {
