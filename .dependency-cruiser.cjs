@@ -9,6 +9,7 @@
 // RunConfig, from option types that live in each feature's own folder, so no feature imports it.
 // mock/ and kube/ stand beside the layers (their own rules at the end).
 const LAYERS = [
+  'hub',
   'tokenizer',
   'endpoints',
   'dataset',
@@ -214,6 +215,14 @@ module.exports = {
       comment: 'Only cli/ (and kube/ itself) import kube/.',
       from: { path: '^src/', pathNot: '^src/(kube|cli)/' },
       to: { path: '^src/kube/' },
+    },
+    {
+      name: 'hub-sits-low',
+      severity: 'error',
+      comment:
+        'hub/ (the Hugging Face Hub and its cache) sits under tokenizer/ and dataset/: it reads only root files (errors.ts, secrets.ts, version.ts).',
+      from: { path: '^src/hub/' },
+      to: { path: '^src/', pathNot: '^src/(hub/|[^/]+\\.ts$)' },
     },
     {
       name: 'not-to-unresolvable',

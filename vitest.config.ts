@@ -7,7 +7,10 @@ import { defineConfig } from 'vitest/config';
 // file at a time anyway.) The name picks the group, so a new timing test cannot land in the wrong one.
 const timing = ['test/**/*.timing.test.ts'];
 
-const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
+// No test reaches the real Hugging Face Hub: every test process (and the CLI it spawns) is offline
+// against a closed port unless the test starts the local Hub (test/helpers/hub.ts hubEnv).
+const hubSafe = { HF_HUB_OFFLINE: '1', HF_ENDPOINT: 'http://127.0.0.1:9' };
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const, env: hubSafe };
 
 export default defineConfig({
   test: {

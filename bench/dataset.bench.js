@@ -4,9 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bigDatasetTables } from './dataset-big.js';
 import { duration, importDist, median, now, rng } from './lib.js';
 
-export const description = 'dataset loading (mooncake trace, single_turn) and next() per request';
+export const description =
+  'dataset loading (mooncake trace, single_turn, a 680 MB ShareGPT array, 100k synthetic prompts) and next() per request';
 
 function p(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
@@ -112,6 +114,7 @@ export async function run(ctx) {
     tables: [
       { title: `Loading a dataset file (${tok.name})`, columns: ['file', 'size', 'time'], rows: loadRows },
       { title: 'next() on the send path (per conversation, prompt flattened)', columns: ['source', 'p50', 'p99'], rows: nextRows },
+      ...(await bigDatasetTables(ctx)),
     ],
     notes: [
       'Mooncake prompts are rebuilt on every draw from slices of the corpus (no tokenizer call); single_turn prompts are counted once, before the run.',

@@ -37,6 +37,10 @@ import { runHttps } from './https.js';
 import { CLIENT_CPU, MOCK_CPU, PYTHON, canPin, cores, fdLimit, loadavg, pinned, startMock } from './harness-procs.js';
 import { formatTable, root } from './lib.js';
 
+// A benchmark never downloads from the Hugging Face Hub (its runs name no Hub model; a tokenizer or
+// dataset it needs is made locally): servebench and its peers started from here are offline.
+process.env.HF_HUB_OFFLINE ??= '1';
+
 const argv = process.argv.slice(2);
 const args = new Set();
 const reps = { '--e2e-reps': null, '--https-reps': null };

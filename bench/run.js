@@ -10,6 +10,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatTable, loadNative, root } from './lib.js';
 
+// A benchmark never downloads from the Hugging Face Hub (its runs name no Hub model; a tokenizer or
+// dataset it needs is made locally): servebench and its peers started from here are offline.
+process.env.HF_HUB_OFFLINE ??= '1';
+
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
 const names = args.filter((a) => !a.startsWith('--'));

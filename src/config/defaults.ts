@@ -15,6 +15,8 @@ export const MIN_SIZE_CAP = 1024;
 export const MAX_SIZE_CAP = 1024 * 1024 * 1024;
 /** `--tokenizer server`: count and synthesize with the server's own tokenize endpoint (tokenizer/server.ts). */
 export const SERVER_TOKENIZER = 'server';
+/** `--tokenizer cl100k`: the built-in cl100k BPE (tokenizer/resolve.ts DEFAULT_TOKENIZER_PACKAGE), whatever --model is. */
+export const CL100K_TOKENIZER = 'cl100k';
 
 export const DEFAULTS = {
   model: 'mock-model',

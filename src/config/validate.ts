@@ -14,6 +14,7 @@ import {
   MAX_SIZE_CAP,
   MIN_SIZE_CAP,
   SERVER_TOKENIZER,
+  CL100K_TOKENIZER,
 } from './defaults.js';
 import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { defaultRegistry } from '../metrics/catalogue.js';
@@ -335,6 +336,7 @@ function tokenizerFlags(f: ProfileFlags): { tokenizer: string | null; tokenizer_
       bad('tokenizer', "'server' works with synthetic prompts only, not with --num-prefix-prompts");
     if (rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer server');
   }
+  if (tokenizer === CL100K_TOKENIZER && rev !== null) bad('tokenizer-revision', 'has no meaning with --tokenizer cl100k');
   return { tokenizer, tokenizer_revision: rev };
 }
 

@@ -4,17 +4,48 @@
 
 import { MAX_PROMPT_TOKENS } from '../tokenizer/synthesize.js';
 import { badFlag as bad, flagConflict as conflict } from '../errors.js';
+import { PUBLIC_DATASET_NAMES, publicDataset } from './public/registry.js';
+import { SONNET_DEFAULTS } from './sonnet.js';
 import { SAMPLING_STRATEGIES, type SamplingStrategy } from './sampling.js';
 import { parseSeqDist, type SeqDistEntry } from './seq-dist.js';
 
-export type CustomDatasetType = 'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt';
-export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = ['single_turn', 'multi_turn', 'mooncake_trace', 'sharegpt'];
+export type CustomDatasetType =
+  'single_turn' | 'multi_turn' | 'mooncake_trace' | 'sharegpt' | 'sonnet' | 'burst_gpt_trace' | 'azure_llm_trace' | 'bailian_trace';
+export const CUSTOM_DATASET_TYPES: readonly CustomDatasetType[] = [
+  'single_turn',
+  'multi_turn',
+  'mooncake_trace',
+  'sharegpt',
+  'sonnet',
+  'burst_gpt_trace',
+  'azure_llm_trace',
+  'bailian_trace',
+];
+/** Production traces (dataset/traces/): never guessed from a file's content, always named. */
+export const TRACE_DATASET_TYPES: readonly CustomDatasetType[] = ['burst_gpt_trace', 'azure_llm_trace', 'bailian_trace'];
+
+/** Any Hub dataset by id (--hf-dataset and its --hf-* flags). */
+export interface HfDatasetConfig {
+  readonly repo: string;
+  readonly subset: string | null;
+  readonly split: string;
+  readonly revision: string;
+  /** null: the first of the usual prompt columns the data has (mapping.ts PROMPT_COLUMNS). */
+  readonly prompt_column: string | null;
+  readonly output_len_column: string | null;
+}
 
 /** --isl's default (config/defaults.ts DEFAULTS.isl_mean). */
 export const DEFAULT_ISL = 128;
 
 export interface DatasetConfig {
   readonly input_file: string | null;
+  /** --public-dataset: a registry entry's name (public/registry.ts). */
+  readonly public_dataset: string | null;
+  /** --custom-dataset-type sonnet: vLLM's input and output lengths (--isl, --osl; else vLLM's 550 and 150). */
+  readonly sonnet: { readonly input_len: number; readonly output_len: number } | null;
+  /** --hf-dataset, or the --hf-subset/--hf-split/--hf-revision overrides of a --public-dataset. */
+  readonly hf: HfDatasetConfig | null;
   /** null with an input file: inferred from the file's content when it is loaded. */
   readonly custom_dataset_type: CustomDatasetType | null;
   readonly sampling_strategy: SamplingStrategy;
@@ -32,11 +63,20 @@ export interface DatasetConfig {
   /** One system prompt of this many tokens for every conversation (0: none). */
   readonly shared_system_prompt_length: number;
   readonly seq_dist: readonly SeqDistEntry[] | null;
+  /** --fixed-schedule-speedup: a timed dataset replayed this many times as fast (1: as recorded). */
+  readonly fixed_schedule_speedup: number;
 }
 
 /** The flags this module reads, as yargs hands them over (isl/osl only to check conflicts). */
 export interface DatasetFlags {
   'input-file'?: string;
+  'public-dataset'?: string;
+  'hf-dataset'?: string;
+  'hf-subset'?: string;
+  'hf-split'?: string;
+  'hf-revision'?: string;
+  'hf-prompt-column'?: string;
+  'hf-output-len-column'?: string;
   'custom-dataset-type'?: string;
   'dataset-sampling-strategy'?: string;
   'sharegpt-multi-turn'?: boolean;
@@ -49,6 +89,7 @@ export interface DatasetFlags {
   'prefix-prompt-length'?: number;
   'shared-system-prompt-length'?: number;
   'seq-dist'?: string;
+  'fixed-schedule-speedup'?: number;
   isl?: number;
   'isl-stddev'?: number;
   osl?: number;
@@ -85,6 +126,49 @@ const SYNTHETIC_ONLY = [
   'prefix-prompt-length',
 ] as const;
 
+const HF_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function nonEmpty(flag: string, v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (String(v).trim() === '') bad(flag, 'must not be empty');
+  return String(v);
+}
+
+/** --public-dataset and --hf-*: which Hub dataset, and what overrides its registry declaration. */
+function parsePublicFlags(f: DatasetFlags, file: string | null): { publicName: string | null; hf: HfDatasetConfig | null } {
+  const name = nonEmpty('public-dataset', f['public-dataset']);
+  const repo = nonEmpty('hf-dataset', f['hf-dataset']);
+  if (name !== null && file !== null) conflict('public-dataset', 'input-file');
+  if (repo !== null && file !== null) conflict('hf-dataset', 'input-file');
+  if (name !== null && repo !== null) conflict('public-dataset', 'hf-dataset');
+  const entry = name === null ? undefined : publicDataset(name);
+  if (name !== null && entry === undefined)
+    bad('public-dataset', `unknown dataset ${JSON.stringify(name)}; valid: ${PUBLIC_DATASET_NAMES.join(', ')}`);
+  for (const flag of ['hf-prompt-column', 'hf-output-len-column'] as const)
+    if (f[flag] !== undefined && repo === null) conflict(flag, 'hf-dataset', 'needs');
+  for (const flag of ['hf-subset', 'hf-split', 'hf-revision'] as const)
+    if (f[flag] !== undefined && repo === null && name === null) conflict(flag, 'hf-dataset or --public-dataset', 'needs');
+  if (repo !== null && !HF_ID.test(repo)) bad('hf-dataset', `expected a Hub dataset id org/name, got ${JSON.stringify(repo)}`);
+  const subset = nonEmpty('hf-subset', f['hf-subset']);
+  const split = nonEmpty('hf-split', f['hf-split']);
+  const revision = nonEmpty('hf-revision', f['hf-revision']);
+  if (entry !== undefined && 'file' in entry.data && (subset !== null || split !== null))
+    bad(subset !== null ? 'hf-subset' : 'hf-split', `${name} is one file (${entry.data.file}), not a subset/split`);
+  if (repo === null && subset === null && split === null && revision === null) return { publicName: name, hf: null };
+  const declared = entry !== undefined && !('file' in entry.data) ? entry.data : null;
+  return {
+    publicName: name,
+    hf: Object.freeze({
+      repo: repo ?? (entry as { repo: string }).repo,
+      subset: subset ?? declared?.subset ?? null,
+      split: split ?? declared?.split ?? 'train',
+      revision: revision ?? entry?.revision ?? 'main',
+      prompt_column: nonEmpty('hf-prompt-column', f['hf-prompt-column']),
+      output_len_column: nonEmpty('hf-output-len-column', f['hf-output-len-column']),
+    }),
+  };
+}
+
 /** Parses and cross-checks the dataset flags; throws InvalidArgumentError naming the flag(s). */
 export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
   const file = f['input-file'] ?? null;
@@ -97,9 +181,13 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     }
     type = f['custom-dataset-type'] as CustomDatasetType;
   }
-  if (file !== null) {
+  const { publicName, hf } = parsePublicFlags(f, file);
+  const source = file !== null ? 'input-file' : publicName !== null ? 'public-dataset' : hf !== null ? 'hf-dataset' : null;
+  if (source !== null) {
     for (const flag of SYNTHETIC_ONLY)
-      if (f[flag] !== undefined) conflict(flag, 'input-file', 'describes synthetic prompts; it cannot be combined with');
+      // A sonnet file is sampled to --isl tokens, as vLLM's --sonnet-input-len.
+      if (f[flag] !== undefined && !(type === 'sonnet' && flag === 'isl'))
+        conflict(flag, source, 'describes synthetic prompts; it cannot be combined with');
   }
 
   const sharegptMulti = f['sharegpt-multi-turn'] ?? false;
@@ -118,7 +206,7 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
       );
     }
     // An endless synthetic source has nothing to sample from.
-    if (file === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
+    if (source === null && conversationNum === null) conflict('dataset-sampling-strategy', 'input-file or --conversation-num', 'needs');
     sampling = f['dataset-sampling-strategy'] as SamplingStrategy;
   }
 
@@ -145,8 +233,26 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     }
   }
 
+  let speedup = 1;
+  if (f['fixed-schedule-speedup'] !== undefined) {
+    const v = f['fixed-schedule-speedup'];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)
+      bad('fixed-schedule-speedup', `expected a number above 0, got ${String(v)}`);
+    if (file === null) conflict('fixed-schedule-speedup', 'input-file', 'needs a trace; give');
+    speedup = v;
+  }
+
   return Object.freeze({
     input_file: file,
+    public_dataset: publicName,
+    hf,
+    sonnet:
+      type === 'sonnet'
+        ? Object.freeze({
+            input_len: opt(f.isl, (v) => tokens('isl', v)) ?? SONNET_DEFAULTS.input_len,
+            output_len: opt(f.osl, (v) => num('osl', v, 1, true)) ?? SONNET_DEFAULTS.output_len,
+          })
+        : null,
     custom_dataset_type: type,
     sampling_strategy: sampling,
     sharegpt_multi_turn: sharegptMulti,
@@ -160,5 +266,6 @@ export function parseDatasetFlags(f: DatasetFlags): DatasetConfig {
     prefix_prompt_length: prefixLen,
     shared_system_prompt_length: opt(f['shared-system-prompt-length'], (v) => tokens('shared-system-prompt-length', v)) ?? 0,
     seq_dist: seqDist,
+    fixed_schedule_speedup: speedup,
   });
 }

@@ -17,6 +17,8 @@ export interface LoadContext {
   /** --shared-system-prompt-length, already synthesized; null when off. */
   systemPrompt: string | null;
   warn: Warn;
+  /** The run's --model names (a trace's model column picks among them); absent or empty: one model. */
+  models?: readonly string[];
 }
 
 export function samplerFor(ctx: LoadContext, size: number): IndexSampler {

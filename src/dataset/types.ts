@@ -53,6 +53,8 @@ export interface ConversationTurn {
   timestamp_ms: number | null;
   /** Multi-turn: think time in ms between the previous turn's completion and this turn. */
   delay_ms: number | null;
+  /** The --model this turn goes to, picked by a trace's model column (dataset/traces/trace.ts); absent: the run's choice. */
+  model?: string;
   /** Trace block hashes of this turn's prompt (mooncake `hash_ids`). */
   hash_ids?: readonly number[];
   /** Texts sent with the prompt (embeddings batch, ranking passages); see model/turn.ts Turn. */

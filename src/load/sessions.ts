@@ -53,6 +53,7 @@ export function buildTurn(session: Session, k: number): Turn {
     // A single-turn request: exactly what the dataset gave (messages verbatim, or the prompt).
     const hashes = {
       ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}),
+      ...(ct.model !== undefined ? { model: ct.model } : {}),
       ...(ct.inputs ? { inputs: ct.inputs } : {}),
       ...(ct.media ? { media: ct.media } : {}),
     };
@@ -73,6 +74,7 @@ export function buildTurn(session: Session, k: number): Turn {
     session_id: session.id,
     turn_index: k,
     ...(ct.hash_ids ? { hash_ids: ct.hash_ids } : {}),
+    ...(ct.model !== undefined ? { model: ct.model } : {}),
     ...(ct.media ? { media: ct.media } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface Turn {
   turn_index?: number;
   /** Trace block hashes of the prompt (mooncake `hash_ids`), for the theoretical prefix-cache hit rate. */
   hash_ids?: readonly number[];
+  /** The --model this request goes to, named by the dataset (a trace's model column); absent: the router picks. */
+  model?: string;
   /** Texts sent with the prompt: the rest of an embeddings batch, or the passages ranked against it (dataset/endpoint-inputs.ts). */
   inputs?: readonly string[];
   /** Images and audio sent with the prompt (dataset/media-source.ts). */

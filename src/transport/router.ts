@@ -118,7 +118,9 @@ export class TransportRouter implements Transport {
 
   /** The request for a credit, its target chosen now (in issue order). */
   prepare(credit: Credit): { credit: Credit; request: RenderedRequest; target: number } {
-    const pick = this.selector.next();
+    const chosen = this.selector.next();
+    // A dataset that names the request's model (a trace's model column) overrides the selection.
+    const pick = credit.turn.model === undefined ? chosen : { url: chosen.url, model: credit.turn.model };
     const target = this.targets[pick.url];
     let built = target.builders.get(pick.model);
     if (built === undefined) {

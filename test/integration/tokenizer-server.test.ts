@@ -136,7 +136,9 @@ describe('the default tokenizer (cl100k) against a server with another tokenizer
     expect(r.code, r.stderr).toBe(0);
     const note = lines(r.stderr).filter((l) => /approximate/.test(l));
     expect(note).toHaveLength(1);
-    expect(note[0]).toMatch(/holds no tokenizer for --model mock-model; counting with cl100k/);
+    expect(note[0]).toMatch(
+      /--model mock-model is not a Hugging Face Hub id \(org\/name\) and the cache holds no tokenizer for it; counting with cl100k/,
+    );
     expect(note[0]).toMatch(/--tokenizer server, or --use-server-token-count/);
     const warnings = lines(r.stderr).filter((l) => /warning: .*tokenizer mismatch/.test(l));
     // The usage discrepancy and the OSL mismatch each name it; neither advises an --extra-inputs the run has.

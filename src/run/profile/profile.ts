@@ -8,6 +8,7 @@ import { authWarnings } from '../../endpoints/auth.js';
 import { environmentSecrets, secretsOf } from '../../config/redact.js';
 import type { RunConfig } from '../../config/types.js';
 import { addSecrets, scrub } from '../../secrets.js';
+import { hubToken } from '../../hub/index.js';
 import { AllRequestsFailedError } from '../../errors.js';
 import { renderConsole } from '../../export/console.js';
 import { RunControl } from '../../load/control.js';
@@ -66,16 +67,20 @@ export async function runProfile(initial: RunConfig): Promise<void> {
   let cfg = initial;
   // Before anything is printed or written: every string out of this process is scrubbed of these.
   addSecrets([...secretsOf(cfg), ...environmentSecrets(process.env)]);
+  hubToken(); // the Hugging Face token (HF_TOKEN or its file), a secret from here on (read here, registered as it is read)
   for (const w of authWarnings(cfg)) log(`warning: ${w}`);
   if (cfg.tls.warning !== null) log(`warning: ${cfg.tls.warning}`);
   let mock: SpawnedMock | null = null;
   const control = new RunControl();
   const offInterrupt = onStopSignals(control, cfg.load.grace_period_s, log);
+  // A stop before the run started (Ctrl-C during a Hub download) ends the download: nothing is sent then.
+  const downloads = new AbortController();
+  const offDownloads = control.onChange(() => downloads.abort());
   try {
     // Bad input (a tokenizer that does not load, a bad dataset, flags that conflict with the
     // dataset) fails before anything is started, unless the tokenizer needs the server (it is
     // the server's, or the --model's, named by the server).
-    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg);
+    const early = tokenizerNeedsServer(cfg) ? null : await chooseTokenizer(cfg, downloads.signal);
     const prepare = async (tok: TextTokenizer) => {
       if (cfg.load.sweep !== null) await checkSweep(cfg, tok, log);
       return cfg.load.sweep === null ? prepareRun(cfg, tok, log) : null;
@@ -104,7 +109,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
       early ??
       (cfg.tokenizer === SERVER_TOKENIZER
         ? { tokenizer: await serverTokenizer(cfg, baseUrl, auth, log), note: null }
-        : await chooseTokenizer(cfg));
+        : await chooseTokenizer(cfg, downloads.signal));
     // Said once the server answered, so a run that cannot start reports only why.
     if (chosen.note !== null) log(chosen.note);
     const tokenizer = chosen.tokenizer;
@@ -181,6 +186,7 @@ export async function runProfile(initial: RunConfig): Promise<void> {
     }
   } finally {
     offInterrupt();
+    offDownloads();
     await mock?.stop();
   }
 }

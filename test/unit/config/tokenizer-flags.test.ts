@@ -18,6 +18,7 @@ describe('--tokenizer flags', () => {
     [{ tokenizer: 'server', 'input-file': 'x.jsonl' }, /^--tokenizer: 'server' works with synthetic prompts only, not with --input-file/],
     [{ tokenizer: 'server', 'num-prefix-prompts': 2, 'prefix-prompt-length': 8 }, /not with --num-prefix-prompts/],
     [{ tokenizer: 'server', 'tokenizer-revision': 'main' }, /^--tokenizer-revision: has no meaning with --tokenizer server/],
+    [{ tokenizer: 'cl100k', 'tokenizer-revision': 'main' }, /^--tokenizer-revision: has no meaning with --tokenizer cl100k/],
   ])('%j is refused in one line', (flags, msg) => {
     expect(() => buildRunConfig(flags, {})).toThrow(InvalidArgumentError);
     expect(() => buildRunConfig(flags, {})).toThrow(msg);
@@ -30,10 +31,15 @@ describe('--tokenizer flags', () => {
   });
 
   it('the cl100k note gives the fixes, leaving out --use-server-token-count when the run has it', () => {
-    const note = approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme/x' }, {}));
-    expect(note).toMatch(/holds no tokenizer for --model acme\/x; counting with cl100k/);
+    const note = approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme-x' }, {}));
+    expect(note).toMatch(
+      /--model acme-x is not a Hugging Face Hub id \(org\/name\) and the cache holds no tokenizer for it; counting with cl100k/,
+    );
+    expect(approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme/x', tokenizer: 'cl100k' }, {}))).toMatch(
+      /tokenizer: --tokenizer cl100k; counting with cl100k/,
+    );
     expect(note).toContain('--tokenizer server, or --use-server-token-count');
-    const withUsage = approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme/x', 'use-server-token-count': true }, {}));
+    const withUsage = approximateCountsNote(buildRunConfig({ url: 'http://h:1', model: 'acme-x', 'use-server-token-count': true }, {}));
     expect(withUsage).not.toContain('--use-server-token-count');
   });
 });

@@ -7,6 +7,9 @@ describe('parseDatasetFlags', () => {
   it('defaults: synthetic, sequential, one turn, no prefixes, no mixture', () => {
     expect(parseDatasetFlags({})).toEqual({
       input_file: null,
+      public_dataset: null,
+      hf: null,
+      sonnet: null,
       custom_dataset_type: null,
       sampling_strategy: 'sequential',
       sharegpt_multi_turn: false,
@@ -19,6 +22,7 @@ describe('parseDatasetFlags', () => {
       prefix_prompt_length: 0,
       shared_system_prompt_length: 0,
       seq_dist: null,
+      fixed_schedule_speedup: 1,
     });
   });
 
