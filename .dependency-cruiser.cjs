@@ -33,18 +33,41 @@ const LAYERS = [
 // Imports allowed against the order, each with its reason: { from: folder, to: folder, why }. None today.
 const EXCEPTIONS = [];
 
+// One file allowed against the order, each with its reason: { file, to: folders, why }.
+const FILE_EXCEPTIONS = [
+  {
+    file: 'transport/router.ts',
+    to: ['load', 'config'],
+    why: "The router (undici's Agent to the transports' Pools) sits with the transports but picks each request's target by load/target-choice.ts from the run's --url/--model flags, and hands load/ its slot gate (load/types.ts SlotGate); until those take a settings slice of their own.",
+  },
+];
+
 /** One rule per layer: nothing in it imports a folder above it (an exception's target excepted). */
 function layerRules() {
-  return LAYERS.map((name, i) => {
+  const esc = (f) => f.replace(/[.]/g, '\\.');
+  const folderRules = LAYERS.map((name, i) => {
     const above = LAYERS.slice(i + 1).filter((to) => !EXCEPTIONS.some((e) => e.from === name && e.to === to));
+    const files = FILE_EXCEPTIONS.filter((e) => e.file.startsWith(`${name}/`)).map((e) => `^src/${esc(e.file)}$`);
     return {
       name: `layer-${name}`,
       severity: 'error',
       comment: `${name}/ sits below ${above.join(', ')}: it never imports them (LAYERS in .dependency-cruiser.cjs).`,
-      from: { path: `^src/${name}/` },
+      from: { path: `^src/${name}/`, ...(files.length > 0 ? { pathNot: files.join('|') } : {}) },
       to: { path: `^src/(${above.join('|')})/` },
     };
   }).filter((r) => !r.to.path.startsWith('^src/()/'));
+  const fileRules = FILE_EXCEPTIONS.map((e) => {
+    const name = e.file.split('/')[0];
+    const above = LAYERS.slice(LAYERS.indexOf(name) + 1).filter((to) => !e.to.includes(to));
+    return {
+      name: `layer-${e.file.replace(/[/.]/g, '-')}`,
+      severity: 'error',
+      comment: `${e.file} imports ${e.to.join(', ')} against the order (${e.why}); nothing else above ${name}/.`,
+      from: { path: `^src/${esc(e.file)}$` },
+      to: { path: `^src/(${above.join('|')})/` },
+    };
+  });
+  return [...folderRules, ...fileRules];
 }
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -113,6 +136,64 @@ module.exports = {
       comment: 'run/ wires a run together; only cli/ (and run/ itself) import it.',
       from: { path: '^src/', pathNot: '^src/(run|cli)/' },
       to: { path: '^src/run/' },
+    },
+    // run/'s wings (src/run/*/README.md): profile/ → series/ → single/ → pipeline/; merge/ and offline/ beside.
+    {
+      name: 'run-files-in-wings',
+      severity: 'error',
+      comment: 'Every file of run/ sits in one of its wings; none at run/ itself.',
+      from: { path: '^src/run/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'run-pipeline-stands-alone',
+      severity: 'error',
+      comment: 'The record pipeline knows nothing of a run: it imports no other wing (the run hands it records, it hands back batches).',
+      from: { path: '^src/run/pipeline/' },
+      to: { path: '^src/run/', pathNot: '^src/run/pipeline/' },
+    },
+    {
+      name: 'run-offline-stands-alone',
+      severity: 'error',
+      comment: 'analyze, compare and report read finished runs: they import no other wing of run/.',
+      from: { path: '^src/run/offline/' },
+      to: { path: '^src/run/', pathNot: '^src/run/offline/' },
+    },
+    {
+      name: 'run-single-below-series',
+      severity: 'error',
+      comment: 'One run knows nothing of the series, the profile command, merge or the offline commands; it uses the pipeline only.',
+      from: { path: '^src/run/single/' },
+      to: { path: '^src/run/(profile|series|merge|offline)/' },
+    },
+    {
+      name: 'run-series-below-profile',
+      severity: 'error',
+      comment: 'A series runs single runs; it imports neither the profile command, merge, offline, nor the pipeline directly.',
+      from: { path: '^src/run/series/' },
+      to: { path: '^src/run/(profile|merge|offline|pipeline)/' },
+    },
+    {
+      name: 'run-merge-reads-shard-and-report-only',
+      severity: 'error',
+      comment:
+        'merge builds one run out of shard dirs, starting nothing. Exceptions: single/shard-start.ts (the `shard` section it reads back) and single/run-report.ts (report.html, written as a run writes it).',
+      from: { path: '^src/run/merge/' },
+      to: { path: '^src/run/', pathNot: '^src/run/(merge/|single/(shard-start|run-report)\\.ts$)' },
+    },
+    {
+      name: 'run-profile-is-the-top',
+      severity: 'error',
+      comment: 'The profile command is the top of run/: no other wing imports it (cli/ does).',
+      from: { path: '^src/run/', pathNot: '^src/run/profile/' },
+      to: { path: '^src/run/profile/' },
+    },
+    {
+      name: 'run-profile-not-merge-offline',
+      severity: 'error',
+      comment: 'The profile command runs a benchmark; merge and the offline commands are their own commands.',
+      from: { path: '^src/run/profile/' },
+      to: { path: '^src/run/(merge|offline)/' },
     },
     {
       name: 'no-cli-from-below',

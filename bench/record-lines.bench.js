@@ -13,19 +13,21 @@ import { median, now, root } from './lib.js';
 export const description = 'recordLine, processBatch (no counting) and the main-thread cost of a batch result, µs per record';
 
 export async function load(distRoot) {
-  const imp = (rel) => import(pathToFileURL(path.join(distRoot, rel)).href);
+  // A base build (SB_BENCH_BASE) may predate run/'s wings, where these files sat in run/ itself.
+  const at = (rel) => (existsSync(path.join(distRoot, rel)) ? rel : rel.replace('run/pipeline/', 'run/'));
+  const imp = (rel) => import(pathToFileURL(path.join(distRoot, at(rel))).href);
   const [recs, batch, proc, chat, cat, text, pipe] = await Promise.all(
     [
       'export/records.js',
-      'run/record-batch.js',
+      'run/pipeline/record-batch.js',
       'records/process.js',
       'endpoints/chat.js',
       'metrics/catalogue.js',
       'mock/text.js',
-      'run/record-pipeline.js',
+      'run/pipeline/record-pipeline.js',
     ].map(imp),
   );
-  const cols = existsSync(path.join(distRoot, 'run/metric-columns.js')) ? await imp('run/metric-columns.js') : null;
+  const cols = existsSync(path.join(distRoot, at('run/pipeline/metric-columns.js'))) ? await imp('run/pipeline/metric-columns.js') : null;
   return { recs, batch, proc, chat, cat, text, pipe, cols };
 }
 

@@ -25,7 +25,7 @@ export async function run(ctx) {
       'tokenizer/load.js',
       'tokenizer/count.js',
       'records/process.js',
-      'run/record-pipeline.js',
+      'run/pipeline/record-pipeline.js',
       'export/records.js',
       'metrics/catalogue.js',
       'endpoints/chat.js',

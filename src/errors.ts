@@ -5,7 +5,7 @@
 // else is an internal error, exit code 1): 0 success; 1 the run finished but every request failed,
 // or a runtime failure; 2 bad input (flag, file, tokenizer, unreachable URL at start, an encoded
 // histogram that cannot be read); 3 `compare --fail-on-regression` found a regression; 130 quit by a
-// third signal before the exports were written (run/signals.ts), or a Hub download stopped by a signal.
+// third signal before the exports were written (run/profile/signals.ts), or a Hub download stopped by a signal.
 
 import { getSystemErrorMap } from 'node:util';
 

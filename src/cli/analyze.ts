@@ -21,7 +21,7 @@ export const analyzeCommand: CommandModule<object, AnalyzeFlags> = {
     if (digits !== undefined && !(Number.isInteger(digits) && digits >= 1 && digits <= 5)) {
       throw new InvalidArgumentError(`--histogram-significant-digits: expected an integer from 1 to 5, got ${String(digits)}`);
     }
-    const { analyzeRecords } = await import('../run/analyze.js');
+    const { analyzeRecords } = await import('../run/offline/analyze.js');
     await analyzeRecords(argv.records, argv['artifact-dir'], digits);
   },
 };

@@ -46,7 +46,7 @@ export const compareCommand: CommandModule<object, CompareFlags> = {
     if (!(FORMATS as readonly string[]).includes(argv.format)) {
       throw new InvalidArgumentError(`--format: expected one of ${FORMATS.join(', ')}, got ${JSON.stringify(argv.format)}`);
     }
-    const { runCompare } = await import('../run/compare.js');
+    const { runCompare } = await import('../run/offline/compare.js');
     await runCompare({
       runs,
       format: argv.format as (typeof FORMATS)[number],

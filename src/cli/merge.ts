@@ -1,4 +1,4 @@
-// `servebench merge DIR… -o OUT`: one artifact dir from a sharded run's shard dirs (run/merge.ts).
+// `servebench merge DIR… -o OUT`: one artifact dir from a sharded run's shard dirs (run/merge/merge.ts).
 import type { CommandModule } from 'yargs';
 import { InvalidArgumentError } from '../errors.js';
 import { scrub } from '../secrets.js';
@@ -20,7 +20,7 @@ export const mergeCommand: CommandModule<object, MergeFlags> = {
   handler: async (argv) => {
     if (typeof argv.out !== 'string' || argv.out === '')
       throw new InvalidArgumentError('--out: required: the merged artifact dir (-o OUT)');
-    const { runMerge } = await import('../run/merge.js');
+    const { runMerge } = await import('../run/merge/merge.js');
     await runMerge({
       dirs: argv.dirs.map(String),
       out: argv.out,

@@ -52,7 +52,7 @@ export const profileCommand: CommandModule<object, ProfileArgs> = {
       return;
     }
     // The run's modules load only when a run is asked for (not for --help or --print-config).
-    const { runProfile } = await import('../run/profile.js');
+    const { runProfile } = await import('../run/profile/profile.js');
     await runProfile(cfg);
   },
 };

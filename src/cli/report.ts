@@ -26,7 +26,7 @@ export const reportCommand: CommandModule<object, ReportFlags> = {
         },
       }),
   handler: async (argv) => {
-    const { runReport } = await import('../run/report.js');
+    const { runReport } = await import('../run/offline/report.js');
     const { file, bytes } = runReport({ dirs: argv.dirs.map(String), out: argv.output });
     process.stderr.write(`servebench: report written to ${file} (${(bytes / 1024).toFixed(0)} KiB)\n`);
   },

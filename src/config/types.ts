@@ -65,9 +65,9 @@ export interface RunConfig {
   readonly concurrency: number;
   /** Scheduling beyond closed loop: rates, ramps, phases, grace, cancellation, replay, sweeps (load/config.ts). */
   readonly load: LoadConfig;
-  /** --search: the largest load meeting the SLOs (run/search.ts); null: off. */
+  /** --search: the largest load meeting the SLOs (run/series/search.ts); null: off. */
   readonly search: SearchConfig | null;
-  /** --stop-on-over-saturation: the slope test's settings (run/over-saturation.ts); null: off. */
+  /** --stop-on-over-saturation: the slope test's settings (run/single/over-saturation.ts); null: off. */
   readonly over_saturation: OverSaturationConfig | null;
   /** Profiling requests to send; null when the run is bounded by duration. */
   readonly request_count: number | null;
@@ -122,7 +122,7 @@ export interface RunConfig {
   readonly max_response_bytes: number;
   /** --max-event-bytes: one SSE event past this ends its request as a parse_error record. */
   readonly max_event_bytes: number;
-  /** --record-workers: worker threads that count tokens and serialize records.jsonl (run/record-pipeline.ts). */
+  /** --record-workers: worker threads that count tokens and serialize records.jsonl (run/pipeline/record-pipeline.ts). */
   readonly record_workers: number;
 
   /** GPU power/energy sources (--gpu-telemetry); null: off. */

@@ -117,7 +117,7 @@ export interface HarnessReport {
   record_backlog_max?: number;
   /**
    * Records counted on the JS thread because the workers were the pipeline's bound behind
-   * (run/record-pipeline.ts RECORD_BACKLOG_MAX): memory stays bounded, and the sends slow instead.
+   * (run/pipeline/record-pipeline.ts RECORD_BACKLOG_MAX): memory stays bounded, and the sends slow instead.
    */
   records_counted_on_main?: number;
   thresholds: HarnessThresholds;

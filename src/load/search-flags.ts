@@ -1,6 +1,6 @@
 // The flags that search for a server's capacity (its "limits" in the docs; not the size caps of
-// transport/types.ts): --search max-rate|max-concurrency (run/search.ts walks
-// the points, run/search-plan.ts picks them) and --stop-on-over-saturation (run/over-saturation.ts).
+// transport/types.ts): --search max-rate|max-concurrency (run/series/search.ts walks
+// the points, run/series/search-plan.ts picks them) and --stop-on-over-saturation (run/single/over-saturation.ts).
 // Parsed and cross-checked here, so every conflict is one line naming the flag (exit code 2).
 import { badFlag as bad } from '../errors.js';
 import type { LoadConfig } from './config.js';

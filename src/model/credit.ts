@@ -15,7 +15,7 @@ export interface Credit {
   trace_timestamp_ms?: number;
   /** A conversation's first turn: ns the load generator spent producing the conversation (GuideLLM's generation delay). */
   generation_delay_ns?: number;
-  /** The URL (without credentials) and model the request went to (run/targets.ts); absent: not known. */
+  /** The URL (without credentials) and model the request went to (transport/router.ts); absent: not known. */
   target?: RequestTarget;
 }
 

@@ -65,7 +65,7 @@ export class RecordProcessor {
 
   /**
    * The record without its local token counts and metrics: status, error, responses and the metric
-   * input are final, and `texts` says what still has to be counted (run/record-pipeline.ts does it off
+   * input are final, and `texts` says what still has to be counted (run/pipeline/record-pipeline.ts does it off
    * this thread). completeRecord() finishes it.
    */
   prepare(raw: RawRecord): PreparedRecord {
@@ -75,7 +75,7 @@ export class RecordProcessor {
     const { input, texts } = this.metricInput(raw, status === 'ok', decoded);
     input.predecessor_end_ns = this.predecessorEnd(raw);
     const record: ProcessedRecord = {
-      // A record waits for its batch's worker (run/record-pipeline.ts): not with the prompt it was sent with.
+      // A record waits for its batch's worker (run/pipeline/record-pipeline.ts): not with the prompt it was sent with.
       raw: { ...raw, credit: keptCredit(raw.credit) },
       status,
       error,

@@ -1,6 +1,6 @@
 // Server metrics around a `profile` run: endpoints discovered (<origin>/metrics,
 // <origin>/prometheus/metrics) or named, scraped from before the first request to after the last,
-// then summarized over the profiling window. run/run-once.ts calls only this. No failure here stops
+// then summarized over the profiling window. run/single/run-once.ts calls only this. No failure here stops
 // a run: an endpoint that cannot be used is one line, and the run goes on.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // GPU telemetry around a `profile` run: started before warmup, stopped one grace period after the
 // profiling window, then joined with that window (warmup excluded) for the energy metrics, the
-// `gpu_telemetry` export section and gpu_telemetry.jsonl. run/run-once.ts calls only this.
+// `gpu_telemetry` export section and gpu_telemetry.jsonl. run/single/run-once.ts calls only this.
 import path from 'node:path';
 import type { GpuEnergyInput } from '../metrics/core/energy-input.js';
 import { GpuTelemetry, type TelemetryLog } from './collector.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../src/config/validate.js';
 import type { Conversation, ConversationSource } from '../../src/dataset/types.js';
 import { RunControl } from '../../src/load/control.js';
-import { runOnce } from '../../src/run/run-once.js';
+import { runOnce } from '../../src/run/single/run-once.js';
 import { spawnMock, type SpawnedMock } from '../../src/mock/spawn.js';
 import { loadTokenizer } from '../../src/tokenizer/load.js';
 import { readJson, readJsonl, runCli, tmpDir } from '../helpers/cli.js';

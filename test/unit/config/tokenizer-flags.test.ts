@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import { buildRunConfig } from '../../../src/config/validate.js';
-import { approximateCountsNote, tokenizerNeedsServer } from '../../../src/run/tokenizer-choice.js';
+import { approximateCountsNote, tokenizerNeedsServer } from '../../../src/run/profile/tokenizer-choice.js';
 
 describe('--tokenizer flags', () => {
   it('keeps the spec and the revision; the default is null (the --model, else cl100k)', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clearPreviousRun } from '../../../src/run/artifact-dir.js';
+import { clearPreviousRun } from '../../../src/run/profile/artifact-dir.js';
 
 function tree(files: string[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-artifacts-'));

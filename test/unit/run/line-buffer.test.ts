@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineBuffer } from '../../../src/run/record-batch.js';
+import { LineBuffer } from '../../../src/run/pipeline/record-batch.js';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/model/rng.js';
 import { MetricHistogram } from '../../../src/metrics/core/histogram.js';
-import { shiftRecordLine, timelineShift } from '../../../src/run/merge.js';
-import type { ShardInput } from '../../../src/run/merge-inputs.js';
-import { parseChronyTracking } from '../../../src/run/shard-start.js';
+import { shiftRecordLine, timelineShift } from '../../../src/run/merge/merge.js';
+import type { ShardInput } from '../../../src/run/merge/merge-inputs.js';
+import { parseChronyTracking } from '../../../src/run/single/shard-start.js';
 
 const input = (monotonic_ns: bigint, unix_ns: bigint) => ({ anchor: { monotonic_ns, unix_ns } }) as ShardInput;
 

@@ -1,9 +1,9 @@
-// A batch's metrics cross back from a record worker as typed columns (run/metric-columns.ts): each
+// A batch's metrics cross back from a record worker as typed columns (run/pipeline/metric-columns.ts): each
 // record's metrics read back (RecordMetrics, a Map's reads) with the same tags, order and values, after a
 // real structured clone.
 import { describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { MetricColumnsWriter, RecordMetrics, internTags, type MetricColumns } from '../../../src/run/metric-columns.js';
+import { MetricColumnsWriter, RecordMetrics, internTags, type MetricColumns } from '../../../src/run/pipeline/metric-columns.js';
 import type { MetricValue } from '../../../src/model/processed-record.js';
 
 /** Through a MessagePort, as postMessage clones a worker's result. */

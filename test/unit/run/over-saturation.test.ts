@@ -1,7 +1,7 @@
 // The over-saturation detector on synthetic series: a simulated FIFO server with c slots and a
 // fixed service time under Poisson arrivals, checked every 0.25 s as the run wiring checks it.
 import { describe, expect, it } from 'vitest';
-import { OverSaturationDetector, slopeTest } from '../../../src/run/over-saturation.js';
+import { OverSaturationDetector, slopeTest } from '../../../src/run/single/over-saturation.js';
 import type { OverSaturationConfig } from '../../../src/load/search-flags.js';
 import { rng } from '../../helpers/rng.js';
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../src/config/defaults.js';
 import { buildRunConfig, type ProfileFlags } from '../../../src/config/validate.js';
 import { buildPlan } from '../../../src/load/plan.js';
-import { preconnectRun } from '../../../src/run/preconnect.js';
-import type { TargetRouter } from '../../../src/run/targets.js';
+import { preconnectRun } from '../../../src/run/single/preconnect.js';
+import type { TransportRouter } from '../../../src/transport/router.js';
 import { singleTurnSource } from '../load/fakes.js';
 
 /** What preconnectRun asks of the run's transport, for these flags. */
@@ -18,7 +18,7 @@ async function asked(flags: ProfileFlags): Promise<{ n: number; ms: number } | n
       seen = { n, ms };
       return Promise.resolve({ asked: n, opened: n, ms: 0 });
     },
-  } as unknown as TargetRouter;
+  } as unknown as TransportRouter;
   await preconnectRun(cfg, mode, plan, connections, router);
   return seen;
 }

@@ -9,7 +9,7 @@ import { chatAdapter } from '../../../src/endpoints/chat.js';
 import { recordLine } from '../../../src/export/records.js';
 import { displayUnitOf } from '../../../src/metrics/catalogue.js';
 import { defaultRegistry } from '../../../src/metrics/catalogue.js';
-import { RecordPipeline, recordWorkerCrashHook, type PipelineOptions } from '../../../src/run/record-pipeline.js';
+import { RecordPipeline, recordWorkerCrashHook, type PipelineOptions } from '../../../src/run/pipeline/record-pipeline.js';
 import { RecordProcessor } from '../../../src/records/process.js';
 import type { ProcessedRecord } from '../../../src/model/processed-record.js';
 import type { RawRecord, RecordStatus } from '../../../src/model/raw-record.js';

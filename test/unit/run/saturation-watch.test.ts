@@ -2,7 +2,7 @@
 // its own verdict stops only this run, so a sweep or a search goes on.
 import { describe, expect, it } from 'vitest';
 import { RunControl } from '../../../src/load/control.js';
-import { SaturationWatch } from '../../../src/run/saturation-watch.js';
+import { SaturationWatch } from '../../../src/run/single/saturation-watch.js';
 
 const cfg = { min_duration_s: 30, min_samples: 20, window_s: 120, alpha: 0.001 };
 

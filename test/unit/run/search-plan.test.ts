@@ -1,6 +1,6 @@
 // --search's state machine from tables: the loads it picks, when it re-measures, and its answer.
 import { describe, expect, it } from 'vitest';
-import { answerOf, nextStep, verdictOf, verdicts, wilson, type Measurement, type SearchSpec } from '../../../src/run/search-plan.js';
+import { answerOf, nextStep, verdictOf, verdicts, wilson, type Measurement, type SearchSpec } from '../../../src/run/series/search-plan.js';
 
 const rate: SearchSpec = { kind: 'max-rate', start: 1, tolerance: 0.05, maxPoints: 20, fraction: 0.9, confidence: 0.95 };
 const conc: SearchSpec = { ...rate, kind: 'max-concurrency' };

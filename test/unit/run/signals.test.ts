@@ -1,8 +1,8 @@
-// The stop signals (run/signals.ts): SIGINT, SIGTERM and SIGHUP share one count: stop, cancel, quit
+// The stop signals (run/profile/signals.ts): SIGINT, SIGTERM and SIGHUP share one count: stop, cancel, quit
 // after a delay, quit now. Listeners are called through process.emit, so nothing is really signalled.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunControl } from '../../../src/load/control.js';
-import { onStopSignals, STOP_SIGNALS } from '../../../src/run/signals.js';
+import { onStopSignals, STOP_SIGNALS } from '../../../src/run/profile/signals.js';
 
 let off: (() => void) | null = null;
 afterEach(() => {

@@ -2,9 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { buildRunConfig } from '../../../src/config/validate.js';
 import type { MetricsSummary } from '../../../src/metrics/core/summary.js';
-import { goodFractionFromSummary, linspace, nextPoint, pointConfig, pointLabel, sweepRates, sweepSize } from '../../../src/run/sweep.js';
-import { renderSweepCsv, sweepRow } from '../../../src/run/sweep-summary.js';
-import type { RunOutcome, SweepPoint } from '../../../src/run/types.js';
+import {
+  goodFractionFromSummary,
+  linspace,
+  nextPoint,
+  pointConfig,
+  pointLabel,
+  sweepRates,
+  sweepSize,
+} from '../../../src/run/series/sweep.js';
+import { renderSweepCsv, sweepRow } from '../../../src/run/series/sweep-summary.js';
+import type { RunOutcome } from '../../../src/run/single/types.js';
+import type { SweepPoint } from '../../../src/run/series/types.js';
 
 describe('GuideLLM sweep', () => {
   it('rates: linspace(sync, max, N − 1) without its first point, N − 2 of them ending at the max', () => {

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../../src/metrics/catalogue.js';
-import { RECORD_WORKER_NICE, RecordPipeline } from '../../../src/run/record-pipeline.js';
-import { ownThreadId } from '../../../src/run/thread-priority.js';
+import { RECORD_WORKER_NICE, RecordPipeline } from '../../../src/run/pipeline/record-pipeline.js';
+import { ownThreadId } from '../../../src/run/pipeline/thread-priority.js';
 import { loadTokenizer } from '../../../src/tokenizer/load.js';
 
 /** Each thread of this process and its nice value, from /proc/self/task/<tid>/stat (field 19). */
@@ -22,7 +22,7 @@ function niceByThread(): Map<number, number> {
   return out;
 }
 
-const distPriority = new URL('../../../dist/run/thread-priority.js', import.meta.url).href;
+const distPriority = new URL('../../../dist/run/pipeline/thread-priority.js', import.meta.url).href;
 
 describe.runIf(process.platform === 'linux')('record workers below the JS thread', () => {
   it('the calling thread is the one lowered: a worker thread, not the process', async () => {
