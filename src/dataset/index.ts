@@ -122,18 +122,21 @@ async function createBaseSource(
       ? new PromptSynthesizer(tokenizer, new Rng(cfg.random_seed).fork('system')).next(d.shared_system_prompt_length)
       : null;
 
+  // What every file loader reads; `file` names the source in its error lines.
+  const contextFor = (file: string): LoadContext => ({
+    file,
+    tokenizer,
+    seed: cfg.random_seed,
+    sampling: d.sampling_strategy,
+    osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
+    systemPrompt,
+    warn,
+    models: cfg.targets.models,
+  });
+
   if (d.public_dataset !== null || d.hf !== null) {
     const spec = publicSourceSpec(d);
-    const ctx: LoadContext = {
-      file: spec.kind,
-      tokenizer,
-      seed: cfg.random_seed,
-      sampling: d.sampling_strategy,
-      osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
-      systemPrompt,
-      warn,
-      models: cfg.targets.models,
-    };
+    const ctx = contextFor(spec.kind);
     const hub = spec.host === 'github' ? githubFiles() : (options.hub ?? defaultHubFiles());
     const source = await loadPublicSource(spec, ctx, hub, entriesNeeded(cfg));
     const wanted = cfg.request_count === null ? source.size : Math.min(source.size, cfg.request_count + cfg.warmup_request_count);
@@ -166,16 +169,7 @@ async function createBaseSource(
 
   // A Hub copy (hf://datasets/…) is fetched into the HF cache first; errors name the local file then.
   const file = await localInputFile(d.input_file);
-  const ctx: LoadContext = {
-    file,
-    tokenizer,
-    seed: cfg.random_seed,
-    sampling: d.sampling_strategy,
-    osl: { mean: cfg.osl_mean, stddev: cfg.osl_stddev },
-    systemPrompt,
-    warn,
-    models: cfg.targets.models,
-  };
+  const ctx = contextFor(file);
   // Only the entries the run can draw are read when that number is known (see entriesNeeded);
   // a trace, a timed dataset or any other run reads the whole file. A sonnet file is sampled line
   // by line: read it whole.
